@@ -1,0 +1,214 @@
+//! Runs one command and maps its outcome to an exit code. Messages for the terminal are printed
+//! here (summaries to stdout, errors to stderr); the modules below return data.
+
+use crate::clock;
+use crate::context::GameContext;
+use crate::error::{Error, Result, exit};
+use crate::game_dir::GameDir;
+use crate::games::{Game, GameId, room_swap::RoomSwap};
+use crate::round::{TickOptions, TickReport};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verbosity {
+    Quiet,
+    Normal,
+}
+
+#[derive(Debug, Clone)]
+pub enum Command {
+    New { game: String, game_dir: PathBuf, players: Option<PathBuf> },
+    Check { game_dir: PathBuf, file: Option<PathBuf>, player: Option<String> },
+    Status { game_dir: PathBuf, now: Option<jiff::Timestamp> },
+    Round {
+        game_dir: PathBuf,
+        now: Option<jiff::Timestamp>,
+        force: bool,
+        dry_run: bool,
+        no_send: bool,
+        verbosity: Verbosity,
+    },
+    Render { game_dir: PathBuf, round: Option<u32> },
+    Replay { game_dir: PathBuf },
+    Send { game_dir: PathBuf },
+}
+
+/// Work that needs the concrete game type: `dispatch` picks it from game.toml.
+pub trait WithGame {
+    type Output;
+    fn run<G: Game>(self) -> Result<Self::Output>;
+}
+
+/// The one place that maps a game id to its engine.
+pub fn dispatch<W: WithGame>(game: GameId, work: W, game_toml: PathBuf) -> Result<W::Output> {
+    match game {
+        GameId::RoomSwap => work.run::<RoomSwap>(),
+        GameId::GodRace | GameId::PlanarControl | GameId::FinalRitual => Err(Error::invalid(
+            game_toml,
+            "game",
+            format!("`{}` has no engine in this version yet; available: room-swap", game.name()),
+        )),
+    }
+}
+
+pub fn run(command: Command) -> ExitCode {
+    match execute(command) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("adjudicate: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+fn execute(command: Command) -> Result<u8> {
+    match command {
+        Command::New { game, game_dir, players } => {
+            let written = crate::new_game::create(&game, &game_dir, players.as_deref())?;
+            println!("Created {} with {written}.", game_dir.display());
+            println!("Edit game.toml, then run: adjudicate round {}", game_dir.display());
+            Ok(exit::OK)
+        }
+        Command::Check { game_dir, file, player } => {
+            let ctx = GameContext::load(GameDir::open(game_dir)?)?;
+            let game = ctx.config.game;
+            let problems = dispatch(game, crate::check::Check { ctx: &ctx, file, player }, ctx.dir.game_toml())?;
+            for line in &problems {
+                println!("{line}");
+            }
+            if problems.is_empty() {
+                println!("ok: no problems found");
+                Ok(exit::OK)
+            } else {
+                Err(Error::Problems { count: problems.len() })
+            }
+        }
+        Command::Status { game_dir, now } => {
+            let ctx = GameContext::load(GameDir::open(game_dir)?)?;
+            let now = now.unwrap_or_else(jiff::Timestamp::now);
+            let text = dispatch(ctx.config.game, crate::status::Status { ctx: &ctx, now }, ctx.dir.game_toml())?;
+            print!("{text}");
+            Ok(exit::OK)
+        }
+        Command::Round { game_dir, now, force, dry_run, no_send, verbosity } => {
+            let started = Instant::now();
+            let dir = GameDir::open(game_dir)?;
+            let _lock = dir.lock()?;
+            let ctx = GameContext::load(dir)?;
+            let opts = TickOptions { now: now.unwrap_or_else(jiff::Timestamp::now), force, dry_run, no_send };
+            let report = dispatch(ctx.config.game, Tick { ctx: &ctx, opts: &opts }, ctx.dir.game_toml())?;
+            if verbosity == Verbosity::Normal {
+                print!("{}", summary(&ctx, &opts, &report, started));
+            }
+            Ok(exit::OK)
+        }
+        Command::Render { game_dir, round } => {
+            let ctx = GameContext::load(GameDir::open(game_dir)?)?;
+            let rounds = crate::replay::rerender(&ctx, round)?;
+            println!("Re-rendered round(s): {}", rounds.iter().map(u32::to_string).collect::<Vec<_>>().join(", "));
+            Ok(exit::OK)
+        }
+        Command::Replay { game_dir } => {
+            let ctx = GameContext::load(GameDir::open(game_dir)?)?;
+            let outcome = dispatch(ctx.config.game, crate::replay::Replay { ctx: &ctx }, ctx.dir.game_toml())?;
+            for line in &outcome.differences {
+                println!("{line}");
+            }
+            if outcome.differences.is_empty() {
+                println!("replay: {} round(s) and {} file(s) reproduced byte for byte", outcome.rounds, outcome.files);
+                Ok(exit::OK)
+            } else {
+                println!("replay: {} difference(s)", outcome.differences.len());
+                Ok(exit::DIFFERENCE)
+            }
+        }
+        Command::Send { game_dir } => {
+            let dir = GameDir::open(game_dir)?;
+            let _lock = dir.lock()?;
+            let ctx = GameContext::load(dir)?;
+            let sent = match ctx.config.mail.transport {
+                crate::config::Transport::File => crate::mail::send_outbox(&ctx.dir)?,
+                crate::config::Transport::None => 0,
+            };
+            println!("sent {sent} message(s)");
+            Ok(exit::OK)
+        }
+    }
+}
+
+struct Tick<'a> {
+    ctx: &'a GameContext,
+    opts: &'a TickOptions,
+}
+
+impl WithGame for Tick<'_> {
+    type Output = TickReport;
+    fn run<G: Game>(self) -> Result<TickReport> {
+        crate::round::tick::<G>(self.ctx, self.opts)
+    }
+}
+
+/// The few lines `round` prints: what happened, what is next.
+fn summary(ctx: &GameContext, opts: &TickOptions, r: &TickReport, started: Instant) -> String {
+    let mut out = String::new();
+    let mut line = |s: String| {
+        out.push_str(&s);
+        out.push('\n');
+    };
+    let dry = if opts.dry_run { " (dry run: nothing written)" } else { "" };
+    line(format!("{}: round {}{dry}", ctx.config.title, r.round));
+    if r.set_up {
+        line(format!("set up the game from seed {}", ctx.config.seed));
+    }
+    for stray in &r.strays {
+        line(format!("warning: submissions/{stray}"));
+    }
+    if r.over {
+        line("the game is over; nothing to do".into());
+    }
+    for v in &r.received {
+        let verdict = match (v.valid, v.problems) {
+            (true, 0) => "valid".to_owned(),
+            (true, n) => format!("valid, {n} remark(s)"),
+            (false, n) => format!("INVALID, {n} problem(s)"),
+        };
+        line(format!("received {} version {}: {verdict}", v.player, v.n));
+    }
+    if r.answers > 0 {
+        line(format!("answered {} instant action(s)", r.answers));
+    }
+    match (r.resolved, r.deadline) {
+        (Some(round), _) => line(format!("resolved round {round}: result, announcement and reports written")),
+        (None, Some(d)) if !r.over => line(format!(
+            "round {} not due: deadline {} ({}); {} of {} valid",
+            r.round,
+            clock::human(d),
+            clock::relative(opts.now, d),
+            r.valid,
+            r.expected
+        )),
+        (None, None) if !r.over => line(format!(
+            "round {} has no deadline: resolve it with --force; {} of {} valid",
+            r.round, r.valid, r.expected
+        )),
+        _ => {}
+    }
+    if !r.queued.is_empty() || r.sent > 0 {
+        line(format!("mail: {} queued, {} sent", r.queued.len(), r.sent));
+    }
+    if !r.unmailed.is_empty() {
+        let ids: Vec<_> = r.unmailed.iter().map(|p| p.as_str()).collect();
+        line(format!("no mail address, reports only on disk: {}", ids.join(", ")));
+    }
+    for (path, size) in &r.planned {
+        let shown = path.strip_prefix(ctx.dir.root()).unwrap_or(path).display();
+        match size {
+            Some(n) => line(format!("  would write {shown} ({n} bytes)")),
+            None => line(format!("  would create {shown}/")),
+        }
+    }
+    line(format!("done in {} ms", started.elapsed().as_millis()));
+    out
+}

@@ -1,0 +1,70 @@
+//! `check`: everything that can be wrong before a tick finds it. The game directory (game.toml,
+//! secrets.toml, templates, state.toml, the current round's submissions) or one submission file,
+//! each problem printed as `file:line:col: message`. Reads only; never writes.
+
+use crate::app::WithGame;
+use crate::context::GameContext;
+use crate::error::{Error, Result};
+use crate::game_dir::SubmissionEntry;
+use crate::games::Game;
+use crate::player_id::PlayerId;
+use crate::render::Renderer;
+use crate::submission::screen;
+use std::path::{Path, PathBuf};
+
+pub struct Check<'a> {
+    pub ctx: &'a GameContext,
+    pub file: Option<PathBuf>,
+    pub player: Option<String>,
+}
+
+impl WithGame for Check<'_> {
+    type Output = Vec<String>;
+
+    fn run<G: Game>(self) -> Result<Vec<String>> {
+        let ctx = self.ctx;
+        // Host files: these are errors (exit 65 with file and key), not a list.
+        Renderer::new(G::ID, &ctx.dir.templates())?;
+        crate::round::setup::<G>(ctx)?;
+        let mut state = match ctx.load_state::<G>()? {
+            Some(file) => file.game,
+            None => crate::round::setup::<G>(ctx)?,
+        };
+        if let Some(file) = self.file {
+            let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
+            let id = self.player.unwrap_or(stem);
+            let player = PlayerId::parse(&id)
+                .filter(|p| ctx.config.player(p).is_some())
+                .ok_or_else(|| Error::Usage(format!("`{id}` is not a player of this game; use --player ID")))?;
+            return check_file::<G>(ctx, &mut state, &player, &file);
+        }
+        let mut lines = Vec::new();
+        if G::is_over(&state) {
+            return Ok(lines);
+        }
+        let round = G::round(&state);
+        for entry in ctx.dir.submission_entries(round)? {
+            match entry {
+                SubmissionEntry::Stray { name, reason } => {
+                    lines.push(format!("{}: {reason}", ctx.dir.submissions(round).join(name).display()))
+                }
+                SubmissionEntry::File { player, path } if ctx.config.player(&player).is_none() => {
+                    lines.push(format!("{}: no player `{player}` in game.toml", path.display()))
+                }
+                SubmissionEntry::File { player, path } => lines.extend(check_file::<G>(ctx, &mut state, &player, &path)?),
+            }
+        }
+        Ok(lines)
+    }
+}
+
+fn check_file<G: Game>(ctx: &GameContext, state: &mut G::State, player: &PlayerId, path: &Path) -> Result<Vec<String>> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let shown = path.display().to_string();
+    let screened = screen(&bytes, ctx.secrets.tokens.get(player).map(String::as_str));
+    let problems = match screened.doc {
+        Ok(doc) => G::receive(state, player, &doc).problems,
+        Err(problem) => vec![problem],
+    };
+    Ok(problems.iter().map(|p| p.with_file(&shown)).collect())
+}

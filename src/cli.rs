@@ -1,0 +1,122 @@
+//! The command line (the only module that knows clap). Parses arguments into `app::Command`.
+
+use crate::app::{Command, Verbosity};
+use crate::clock;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(
+    name = "adjudicate",
+    version,
+    about = "Runs online reality games: validates submissions, resolves rounds, renders reports",
+    long_about = "Runs online reality games for a host. Players' TOML submissions are read from a game \
+directory; each `round` tick receives new versions, answers instant actions, resolves the round when \
+it is due, renders a public announcement and private reports, and queues them as mail.",
+    after_help = "Exit codes: 0 done (also \"nothing due\"), 1 replay found a difference, 2 usage error, \
+65 invalid game directory or file, 74 I/O error, 75 temporary (lock held, mail not sent).\n\
+Cron: */5 * * * * adjudicate round -q /srv/games/match7"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Sub,
+}
+
+#[derive(Subcommand)]
+enum Sub {
+    /// Create a game directory with a sample game.toml.
+    New {
+        /// The game: god-race, room-swap, planar-control or final-ritual.
+        game: String,
+        /// The directory to create (must not exist or be empty).
+        game_dir: PathBuf,
+        /// A TOML file with [[players]] entries (id, name, email) to use instead of sample players.
+        #[arg(long, value_name = "FILE")]
+        players: Option<PathBuf>,
+    },
+    /// Check the game directory, or one submission file, and print every problem.
+    Check {
+        game_dir: PathBuf,
+        /// A submission file to check against the current round.
+        file: Option<PathBuf>,
+        /// The player the file is from (default: the file's stem).
+        #[arg(long, value_name = "ID")]
+        player: Option<String>,
+    },
+    /// Show the round, its deadline, and who has a valid submission.
+    Status {
+        game_dir: PathBuf,
+        /// The clock (RFC 3339), for time left.
+        #[arg(long, value_name = "TIME", value_parser = parse_now)]
+        now: Option<jiff::Timestamp>,
+    },
+    /// Run one tick: receive, answer, resolve when due, render, queue and send mail.
+    Round {
+        game_dir: PathBuf,
+        /// The clock (RFC 3339), e.g. 2026-12-02T15:00:00Z.
+        #[arg(long, value_name = "TIME", value_parser = parse_now)]
+        now: Option<jiff::Timestamp>,
+        /// Resolve the current round now, whatever the deadline.
+        #[arg(long)]
+        force: bool,
+        /// Do everything in memory and print what would be written; touch nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Queue mail in outbox/ but do not send it.
+        #[arg(long)]
+        no_send: bool,
+        /// Print nothing unless there is an error (for cron).
+        #[arg(short, long)]
+        quiet: bool,
+    },
+    /// Re-render the reports of a resolved round from its result.toml (after a template edit).
+    Render {
+        game_dir: PathBuf,
+        /// The round (default: every resolved round).
+        #[arg(long, value_name = "N")]
+        round: Option<u32>,
+    },
+    /// Re-resolve every round from the archive and report any difference (exit 1 if any).
+    Replay { game_dir: PathBuf },
+    /// Send the messages waiting in outbox/.
+    Send { game_dir: PathBuf },
+}
+
+fn parse_now(text: &str) -> Result<jiff::Timestamp, String> {
+    clock::parse_instant(text)
+}
+
+/// Parses the process arguments. On `--help`, `--version` or a usage error, clap prints and exits.
+pub fn parse() -> Command {
+    into_command(Cli::parse())
+}
+
+fn into_command(cli: Cli) -> Command {
+    match cli.command {
+        Sub::New { game, game_dir, players } => Command::New { game, game_dir, players },
+        Sub::Check { game_dir, file, player } => Command::Check { game_dir, file, player },
+        Sub::Status { game_dir, now } => Command::Status { game_dir, now },
+        Sub::Round { game_dir, now, force, dry_run, no_send, quiet } => Command::Round {
+            game_dir,
+            now,
+            force,
+            dry_run,
+            no_send,
+            verbosity: if quiet { Verbosity::Quiet } else { Verbosity::Normal },
+        },
+        Sub::Render { game_dir, round } => Command::Render { game_dir, round },
+        Sub::Replay { game_dir } => Command::Replay { game_dir },
+        Sub::Send { game_dir } => Command::Send { game_dir },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,66 @@
+//! Time as the spec needs it: RFC 3339 instants, durations like `"24h"`, and the human form players
+//! read ("Tue 2 Dec 15:00 UTC", "in 23 h 40 min"). All times are UTC.
+
+use jiff::{SignedDuration, Timestamp};
+
+pub fn parse_instant(text: &str) -> Result<Timestamp, String> {
+    text.parse::<Timestamp>()
+        .map_err(|e| format!("`{text}` is not an RFC 3339 time with an offset ({e})"))
+}
+
+pub fn parse_duration(text: &str) -> Result<SignedDuration, String> {
+    let d = text
+        .parse::<SignedDuration>()
+        .map_err(|_| format!("`{text}` is not a duration; write e.g. \"24h\", \"90m\" or \"2d 12h\""))?;
+    if d.is_positive() {
+        Ok(d)
+    } else {
+        Err(format!("`{text}` must be longer than zero"))
+    }
+}
+
+/// "Tue 2 Dec 15:00 UTC"
+pub fn human(t: Timestamp) -> String {
+    t.strftime("%a %-d %b %H:%M UTC").to_string()
+}
+
+/// "Tue 2 Dec 2026 15:00 UTC": for places where the year matters.
+pub fn human_with_year(t: Timestamp) -> String {
+    t.strftime("%a %-d %b %Y %H:%M UTC").to_string()
+}
+
+/// RFC 3339 with second precision, as written in receipts.
+pub fn rfc3339(t: Timestamp) -> String {
+    t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+/// "in 23 h 40 min", "2 d 3 h ago", "now".
+pub fn relative(from: Timestamp, to: Timestamp) -> String {
+    let secs = to.duration_since(from).as_secs();
+    let minutes = secs.unsigned_abs() / 60;
+    let (d, h, m) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
+    let text = match (d, h, m) {
+        (0, 0, 0) => return "now".to_owned(),
+        (0, 0, m) => format!("{m} min"),
+        (0, h, m) => format!("{h} h {m} min"),
+        (d, h, _) => format!("{d} d {h} h"),
+    };
+    if secs > 0 { format!("in {text}") } else { format!("{text} ago") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_forms() {
+        let deadline = parse_instant("2026-12-01T15:00:00Z").unwrap();
+        assert_eq!(human(deadline), "Tue 1 Dec 15:00 UTC");
+        let now = parse_instant("2026-11-30T15:20:00Z").unwrap();
+        assert_eq!(relative(now, deadline), "in 23 h 40 min");
+        assert_eq!(relative(deadline, now), "23 h 40 min ago");
+        assert_eq!(parse_duration("24h").unwrap().as_secs(), 86_400);
+        assert!(parse_duration("soon").is_err());
+        assert!(parse_duration("0h").is_err());
+    }
+}

@@ -1,0 +1,290 @@
+//! `game.toml` and `secrets.toml`: what the host wrote. Loading checks everything that can be
+//! checked without the game's rules; every error names the file and the key (and the line when the
+//! TOML itself is wrong). Nothing here writes to disk.
+
+use crate::clock;
+use crate::error::{Error, Result};
+use crate::games::GameId;
+use crate::player_id::PlayerId;
+use crate::problem::LineIndex;
+use jiff::{SignedDuration, Timestamp};
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+#[derive(Debug, Clone)]
+pub struct GameConfig {
+    pub game: GameId,
+    pub title: String,
+    pub seed: u64,
+    pub schedule: Option<Schedule>,
+    pub mail: MailConfig,
+    pub players: Vec<PlayerConfig>,
+    pub options: toml::Table,
+}
+
+#[derive(Debug, Clone)]
+pub struct PlayerConfig {
+    pub id: PlayerId,
+    pub name: String,
+    pub email: Option<String>,
+    pub chat: Option<String>,
+    pub garnets: i64,
+    /// Game-specific set-up keys (e.g. God Race `meadow`), checked by the engine.
+    pub extra: toml::Table,
+}
+
+#[derive(Debug, Clone)]
+pub struct Schedule {
+    pub first_deadline: Timestamp,
+    pub every: Option<SignedDuration>,
+    pub deadlines: Vec<Timestamp>,
+    pub remind_before: Option<SignedDuration>,
+    pub early_close: bool,
+}
+
+impl Schedule {
+    /// The deadline of the `index`-th round played (0 = the first), if the schedule has one.
+    pub fn deadline(&self, index: u32) -> Option<Timestamp> {
+        if !self.deadlines.is_empty() {
+            return self.deadlines.get(index as usize).copied();
+        }
+        match (index, self.every) {
+            (0, _) => Some(self.first_deadline),
+            (i, Some(every)) => self.first_deadline.checked_add(every * i as i32).ok(),
+            (_, None) => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Transport {
+    /// No mail at all: reports are only written into the game directory.
+    None,
+    /// Each message is written as an .eml file into `outbox/` and moved to `sent/` by the send step.
+    File,
+}
+
+#[derive(Debug, Clone)]
+pub struct MailConfig {
+    pub from: Option<String>,
+    pub reply_to: Option<String>,
+    pub transport: Transport,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Secrets {
+    pub tokens: BTreeMap<PlayerId, String>,
+}
+
+// ---- the raw file formats -------------------------------------------------------------------
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGame {
+    game: String,
+    title: String,
+    seed: u64,
+    schedule: Option<RawSchedule>,
+    mail: Option<RawMail>,
+    #[serde(default)]
+    players: Vec<RawPlayer>,
+    #[serde(default)]
+    options: toml::Table,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSchedule {
+    first_deadline: Option<toml::value::Datetime>,
+    every: Option<String>,
+    #[serde(default)]
+    deadlines: Vec<toml::value::Datetime>,
+    remind_before: Option<String>,
+    #[serde(default)]
+    early_close: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMail {
+    from: Option<String>,
+    reply_to: Option<String>,
+    #[serde(default = "default_transport")]
+    transport: String,
+}
+
+fn default_transport() -> String {
+    "none".into()
+}
+
+#[derive(Deserialize)]
+struct RawPlayer {
+    id: PlayerId,
+    name: Option<String>,
+    email: Option<String>,
+    chat: Option<String>,
+    #[serde(default)]
+    garnets: i64,
+    #[serde(flatten)]
+    extra: toml::Table,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSecrets {
+    smtp_password: Option<String>,
+    #[serde(default)]
+    tokens: BTreeMap<String, String>,
+}
+
+/// Deserializes a host file, turning a toml error into `file:line:col: message`.
+pub fn parse_host_file<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T> {
+    toml::from_str(text).map_err(|e| {
+        let at = match e.span() {
+            Some(span) => {
+                let pos = LineIndex::new(text).pos(span.start);
+                format!("{}:{}", pos.line, pos.col)
+            }
+            None => "-".into(),
+        };
+        Error::invalid(path, at, e.message().trim_end().to_owned())
+    })
+}
+
+impl GameConfig {
+    pub fn parse(path: &Path, text: &str) -> Result<GameConfig> {
+        let raw: RawGame = parse_host_file(path, text)?;
+        let bad = |key: &str, msg: String| Error::invalid(path, key, msg);
+        let game = GameId::parse(&raw.game).ok_or_else(|| {
+            bad(
+                "game",
+                format!("unknown game `{}`; one of {}", raw.game, GameId::all_names().join(", ")),
+            )
+        })?;
+        if raw.title.trim().is_empty() {
+            return Err(bad("title", "must not be empty".into()));
+        }
+        let schedule = raw.schedule.map(|s| parse_schedule(path, s)).transpose()?;
+        let mail = parse_mail(path, raw.mail)?;
+        if raw.players.is_empty() {
+            return Err(bad("players", "at least one [[players]] entry is needed".into()));
+        }
+        let mut seen = BTreeSet::new();
+        let mut players = Vec::new();
+        for (i, p) in raw.players.into_iter().enumerate() {
+            let key = format!("players[{i}]");
+            if !seen.insert(p.id.clone()) {
+                return Err(bad(&format!("{key}.id"), format!("player id `{}` appears twice", p.id)));
+            }
+            if let Some(email) = &p.email {
+                email
+                    .parse::<lettre::Address>()
+                    .map_err(|e| bad(&format!("{key}.email"), format!("`{email}` is not a mail address ({e})")))?;
+            }
+            if p.garnets < 0 {
+                return Err(bad(&format!("{key}.garnets"), "must not be negative".into()));
+            }
+            players.push(PlayerConfig {
+                name: p.name.unwrap_or_else(|| p.id.to_string()),
+                id: p.id,
+                email: p.email,
+                chat: p.chat,
+                garnets: p.garnets,
+                extra: p.extra,
+            });
+        }
+        Ok(GameConfig {
+            game,
+            title: raw.title,
+            seed: raw.seed,
+            schedule,
+            mail,
+            players,
+            options: raw.options,
+        })
+    }
+
+    pub fn player(&self, id: &PlayerId) -> Option<&PlayerConfig> {
+        self.players.iter().find(|p| &p.id == id)
+    }
+
+    pub fn player_ids(&self) -> Vec<PlayerId> {
+        self.players.iter().map(|p| p.id.clone()).collect()
+    }
+}
+
+fn parse_schedule(path: &Path, s: RawSchedule) -> Result<Schedule> {
+    let bad = |key: &str, msg: String| Error::invalid(path, format!("schedule.{key}"), msg);
+    let instant = |key: &str, d: &toml::value::Datetime| clock::parse_instant(&d.to_string()).map_err(|m| bad(key, m));
+    let deadlines = s
+        .deadlines
+        .iter()
+        .map(|d| instant("deadlines", d))
+        .collect::<Result<Vec<_>>>()?;
+    if deadlines.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(bad("deadlines", "must be in increasing order".into()));
+    }
+    let first_deadline = match (&s.first_deadline, deadlines.first()) {
+        (Some(d), _) => instant("first_deadline", d)?,
+        (None, Some(d)) => *d,
+        (None, None) => return Err(bad("first_deadline", "is required (or give `deadlines`)".into())),
+    };
+    let duration = |key: &str, v: &Option<String>| {
+        v.as_deref().map(|t| clock::parse_duration(t).map_err(|m| bad(key, m))).transpose()
+    };
+    Ok(Schedule {
+        first_deadline,
+        every: duration("every", &s.every)?,
+        deadlines,
+        remind_before: duration("remind_before", &s.remind_before)?,
+        early_close: s.early_close,
+    })
+}
+
+fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig> {
+    let Some(raw) = raw else {
+        return Ok(MailConfig { from: None, reply_to: None, transport: Transport::None });
+    };
+    let bad = |key: &str, msg: String| Error::invalid(path, format!("mail.{key}"), msg);
+    let transport = match raw.transport.as_str() {
+        "none" => Transport::None,
+        "file" => Transport::File,
+        "smtp" | "sendmail" => {
+            return Err(bad(
+                "transport",
+                format!("`{}` is not available in this version yet; use \"file\" or \"none\"", raw.transport),
+            ));
+        }
+        other => return Err(bad("transport", format!("`{other}` is not one of none, file, smtp, sendmail"))),
+    };
+    for (key, value) in [("from", &raw.from), ("reply_to", &raw.reply_to)] {
+        if let Some(v) = value {
+            v.parse::<lettre::message::Mailbox>()
+                .map_err(|e| bad(key, format!("`{v}` is not a mailbox like \"Host <host@example.org>\" ({e})")))?;
+        }
+    }
+    if transport != Transport::None && raw.from.is_none() {
+        return Err(bad("from", "is required when mail is sent".into()));
+    }
+    Ok(MailConfig { from: raw.from, reply_to: raw.reply_to, transport })
+}
+
+impl Secrets {
+    pub fn parse(path: &Path, text: &str, config: &GameConfig) -> Result<Secrets> {
+        let raw: RawSecrets = parse_host_file(path, text)?;
+        let _ = raw.smtp_password; // read by the SMTP transport once it exists
+        let mut tokens = BTreeMap::new();
+        for (id, token) in raw.tokens {
+            let player = PlayerId::parse(&id)
+                .filter(|p| config.player(p).is_some())
+                .ok_or_else(|| Error::invalid(path, format!("tokens.{id}"), "not a player of game.toml"))?;
+            if token.is_empty() {
+                return Err(Error::invalid(path, format!("tokens.{id}"), "must not be empty"));
+            }
+            tokens.insert(player, token);
+        }
+        Ok(Secrets { tokens })
+    }
+}

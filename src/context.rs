@@ -1,0 +1,83 @@
+//! A loaded game directory: game.toml, secrets.toml and the state file, read and checked once per
+//! command. Also the per-round facts every command derives the same way (deadlines, the `game`
+//! part of template contexts).
+
+use crate::clock;
+use crate::config::{GameConfig, Secrets, parse_host_file};
+use crate::error::{Error, Result};
+use crate::game_dir::{GameDir, read_optional, read_string};
+use crate::games::Game;
+use crate::render::GameInfo;
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+
+pub struct GameContext {
+    pub dir: GameDir,
+    pub config: GameConfig,
+    pub secrets: Secrets,
+}
+
+/// state.toml: the engine's state plus the tick's own bookkeeping.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StateFile<S> {
+    /// How many receipts of the current round have been applied to `game`. A tick killed after
+    /// writing receipts but before state.toml applies the rest at its next run.
+    pub receipts_applied: usize,
+    #[serde(flatten)]
+    pub game: S,
+}
+
+impl GameContext {
+    pub fn load(dir: GameDir) -> Result<GameContext> {
+        let path = dir.game_toml();
+        let config = GameConfig::parse(&path, &read_string(&path)?)?;
+        let secrets_path = dir.secrets_toml();
+        let secrets = match read_optional(&secrets_path)? {
+            Some(text) => Secrets::parse(&secrets_path, &text, &config)?,
+            None => Secrets::default(),
+        };
+        Ok(GameContext { dir, config, secrets })
+    }
+
+    pub fn load_state<G: Game>(&self) -> Result<Option<StateFile<G::State>>> {
+        let path = self.dir.state_toml();
+        let Some(text) = read_optional(&path)? else {
+            return Ok(None);
+        };
+        let state: StateFile<G::State> = parse_host_file(&path, &text)?;
+        for id in G::expected(&state.game) {
+            if self.config.player(&id).is_none() {
+                return Err(Error::invalid(&path, "players", format!("`{id}` is not a player of game.toml")));
+            }
+        }
+        Ok(Some(state))
+    }
+
+    /// The deadline of the round with schedule index `index` (rounds resolved before it).
+    pub fn deadline(&self, index: u32) -> Option<Timestamp> {
+        self.config.schedule.as_ref().and_then(|s| s.deadline(index))
+    }
+
+    pub fn game_key(&self) -> String {
+        format!("{}\0{}", self.config.title, self.config.seed)
+    }
+
+    pub fn game_info(&self, round: u32, index: u32, next_round: Option<u32>) -> GameInfo {
+        GameInfo {
+            id: self.config.game.name(),
+            title: self.config.title.clone(),
+            round,
+            deadline: self.deadline(index).map(clock::human),
+            next_round,
+            next_deadline: next_round.and_then(|_| self.deadline(index + 1)).map(clock::human),
+            players: self.config.players.iter().map(|p| (p.id.to_string(), p.name.clone())).collect(),
+        }
+    }
+
+    pub fn player_info(&self, id: &crate::player_id::PlayerId) -> crate::render::PlayerInfo {
+        crate::render::PlayerInfo {
+            id: id.to_string(),
+            name: self.config.player(id).map_or_else(|| id.to_string(), |p| p.name.clone()),
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! The game directory on disk: where every file lives (spec README, "A game directory"), reading
+//! with errors that name the file, atomic writes, and the lock that makes a tick exclusive.
+//!
+//! Invariants: every write goes to a temporary file in the same folder and is renamed into place,
+//! so a reader (or a killed run) never sees half a file; nothing here deletes or modifies a file in
+//! `submissions/`.
+
+use crate::error::{Error, Result};
+use crate::player_id::PlayerId;
+use std::fs::{self, File};
+use std::io::{ErrorKind, Write};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone)]
+pub struct GameDir {
+    root: PathBuf,
+}
+
+/// Holds the exclusive lock on a game directory until dropped.
+#[derive(Debug)]
+pub struct Lock {
+    _file: File,
+}
+
+/// One entry of a round's `submissions/` folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SubmissionEntry {
+    /// `<player>.toml`, a regular file whose stem is a valid player id.
+    File { player: PlayerId, path: PathBuf },
+    /// Anything else: reported to the host, never opened.
+    Stray { name: String, reason: &'static str },
+}
+
+impl GameDir {
+    pub fn new(root: impl Into<PathBuf>) -> GameDir {
+        GameDir { root: root.into() }
+    }
+
+    /// A game directory that exists and has a game.toml.
+    pub fn open(root: impl Into<PathBuf>) -> Result<GameDir> {
+        let dir = GameDir::new(root);
+        if !dir.game_toml().is_file() {
+            return Err(Error::invalid(dir.game_toml(), "-", "no game.toml here; `adjudicate new` makes one"));
+        }
+        Ok(dir)
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+    pub fn game_toml(&self) -> PathBuf {
+        self.root.join("game.toml")
+    }
+    pub fn secrets_toml(&self) -> PathBuf {
+        self.root.join("secrets.toml")
+    }
+    pub fn state_toml(&self) -> PathBuf {
+        self.root.join("state.toml")
+    }
+    pub fn rounds(&self) -> PathBuf {
+        self.root.join("rounds")
+    }
+    pub fn round(&self, round: u32) -> PathBuf {
+        self.rounds().join(format!("{round:03}"))
+    }
+    pub fn submissions(&self, round: u32) -> PathBuf {
+        self.round(round).join("submissions")
+    }
+    pub fn received(&self, round: u32, player: &PlayerId, n: u32) -> PathBuf {
+        self.round(round).join("received").join(format!("{player}-{n}.toml"))
+    }
+    pub fn receipts(&self, round: u32) -> PathBuf {
+        self.round(round).join("receipts.toml")
+    }
+    pub fn result(&self, round: u32) -> PathBuf {
+        self.round(round).join("result.toml")
+    }
+    pub fn public(&self, round: u32) -> PathBuf {
+        self.round(round).join("public.txt")
+    }
+    pub fn private(&self, round: u32, player: &PlayerId) -> PathBuf {
+        self.round(round).join("private").join(format!("{player}.txt"))
+    }
+    pub fn outbox(&self) -> PathBuf {
+        self.root.join("outbox")
+    }
+    pub fn sent(&self) -> PathBuf {
+        self.root.join("sent")
+    }
+    pub fn templates(&self) -> PathBuf {
+        self.root.join("templates")
+    }
+
+    /// Takes the exclusive lock, or fails at once with `Error::Locked` if another run holds it.
+    pub fn lock(&self) -> Result<Lock> {
+        let path = self.root.join(".adjudicate.lock");
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| Error::io(&path, e))?;
+        match file.try_lock() {
+            Ok(()) => Ok(Lock { _file: file }),
+            Err(fs::TryLockError::WouldBlock) => Err(Error::Locked { path }),
+            Err(fs::TryLockError::Error(e)) => Err(Error::io(&path, e)),
+        }
+    }
+
+    /// The entries of a round's `submissions/`, sorted by name. A missing folder is empty.
+    pub fn submission_entries(&self, round: u32) -> Result<Vec<SubmissionEntry>> {
+        let folder = self.submissions(round);
+        if !folder.is_dir() {
+            return Ok(Vec::new());
+        }
+        let mut entries = Vec::new();
+        for entry in walkdir::WalkDir::new(&folder).min_depth(1).max_depth(1).sort_by_file_name() {
+            let entry = entry.map_err(|e| Error::io(&folder, e.into()))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let stem = name.strip_suffix(".toml");
+            let player = stem.and_then(PlayerId::parse);
+            entries.push(match player {
+                _ if name.starts_with('.') => continue, // editors' swap files, our own temp files
+                _ if !entry.file_type().is_file() => SubmissionEntry::Stray { name, reason: "not a regular file" },
+                None if stem.is_none() => SubmissionEntry::Stray { name, reason: "not a .toml file" },
+                None => SubmissionEntry::Stray { name, reason: "the file name is not <player-id>.toml" },
+                Some(player) => SubmissionEntry::File { player, path: entry.into_path() },
+            });
+        }
+        Ok(entries)
+    }
+}
+
+pub fn read_string(path: &Path) -> Result<String> {
+    fs::read_to_string(path).map_err(|e| match e.kind() {
+        ErrorKind::InvalidData => Error::invalid(path, "-", "not UTF-8 text"),
+        _ => Error::io(path, e),
+    })
+}
+
+/// The file's text, or `None` if it does not exist.
+pub fn read_optional(path: &Path) -> Result<Option<String>> {
+    match read_string(path) {
+        Ok(s) => Ok(Some(s)),
+        Err(Error::Io { source, .. }) if source.kind() == ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, creating the
+/// folder if needed. Writes nothing if the file already holds exactly these bytes.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    if fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(());
+    }
+    let folder = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(folder).map_err(|e| Error::io(folder, e))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".adjudicate-")
+        .tempfile_in(folder)
+        .map_err(|e| Error::io(folder, e))?;
+    tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
+    tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    Ok(())
+}
+
+pub fn create_dir(path: &Path) -> Result<()> {
+    fs::create_dir_all(path).map_err(|e| Error::io(path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temp_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("a/b.txt");
+        write_atomic(&path, b"one").unwrap();
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        assert_eq!(fs::read_dir(path.parent().unwrap()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_second_lock_is_refused_while_the_first_is_held() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = GameDir::new(tmp.path());
+        let held = dir.lock().unwrap();
+        assert!(matches!(dir.lock(), Err(Error::Locked { .. })));
+        drop(held);
+        assert!(dir.lock().is_ok());
+    }
+
+    #[test]
+    fn submissions_with_bad_names_are_strays() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = GameDir::new(tmp.path());
+        let subs = dir.submissions(1);
+        fs::create_dir_all(subs.join("carol.toml")).unwrap();
+        for name in ["alice.toml", "Bob.toml", "notes.txt", "..toml", ".alice.toml.swp"] {
+            fs::write(subs.join(name), "room = \"attic\"").unwrap();
+        }
+        let entries = dir.submission_entries(1).unwrap();
+        let files: Vec<_> = entries
+            .iter()
+            .filter_map(|e| match e {
+                SubmissionEntry::File { player, .. } => Some(player.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(files, ["alice"]);
+        let strays: Vec<_> = entries
+            .iter()
+            .filter_map(|e| match e {
+                SubmissionEntry::Stray { name, .. } => Some(name.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(strays, ["Bob.toml", "carol.toml", "notes.txt"]);
+    }
+}

@@ -1,0 +1,147 @@
+//! The rules, one module per game behind one trait. Engines are pure: no file system, clock, mail or
+//! global RNG; everything comes in as arguments (state, the parsed submission, the seed) so that rule
+//! cases drive them as data and the round lifecycle (`crate::round`) is written once for all games.
+//!
+//! Adding a game: a module here, one arm in `GameId`, one arm in `crate::app::dispatch`.
+
+pub mod room_swap;
+
+use crate::config::PlayerConfig;
+use crate::doc::Doc;
+use crate::player_id::PlayerId;
+use crate::problem::Problem;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+
+/// The game ids of the spec. Only the games with an engine can be played; the others are known so
+/// that a game.toml naming them gets a clear message rather than "unknown game".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameId {
+    RoomSwap,
+    GodRace,
+    PlanarControl,
+    FinalRitual,
+}
+
+impl GameId {
+    pub const ALL: [GameId; 4] = [GameId::GodRace, GameId::RoomSwap, GameId::PlanarControl, GameId::FinalRitual];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GameId::RoomSwap => "room-swap",
+            GameId::GodRace => "god-race",
+            GameId::PlanarControl => "planar-control",
+            GameId::FinalRitual => "final-ritual",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<GameId> {
+        Self::ALL.into_iter().find(|g| g.name() == text)
+    }
+
+    pub fn all_names() -> Vec<&'static str> {
+        Self::ALL.iter().map(|g| g.name()).collect()
+    }
+}
+
+/// What the engine is told at set-up: the players of game.toml and its `[options]`.
+pub struct Setup<'a> {
+    pub players: &'a [PlayerConfig],
+    pub options: &'a toml::Table,
+    pub seed: u64,
+}
+
+/// A set-up problem in game.toml: the key (`options.rounds`, `players`) and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupError {
+    pub key: String,
+    pub message: String,
+}
+
+/// What receiving one version of a submission did. Private to the sender, except `notices`, which
+/// go to the named players (and say nothing about who caused them).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// The version's main choice is valid (it counts if nothing newer replaces it).
+    pub valid: bool,
+    pub problems: Vec<Problem>,
+    /// What was understood, in words ("room: Attic").
+    pub understood: Vec<String>,
+    /// Immediate answers to the sender (a Peek's answer).
+    pub answers: Vec<String>,
+    pub notices: Vec<Notice>,
+    /// What happens at the deadline if nothing valid arrives.
+    pub if_not_fixed: Option<String>,
+}
+
+impl Outcome {
+    /// A version refused before the engine could read it (bad file, bad token, not UTF-8…).
+    pub fn refused(problem: Problem) -> Outcome {
+        Outcome {
+            valid: false,
+            problems: vec![problem],
+            ..Outcome::default()
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub to: PlayerId,
+    pub text: String,
+}
+
+/// A resolved round: the next state and what the rules announce (see `RoundResult`).
+#[derive(Debug, Clone)]
+pub struct Resolution<S> {
+    pub state: S,
+    pub result: RoundResult,
+}
+
+/// The content of `result.toml`: `[public]` is what the rules announce to all, `[private.<id>]` what
+/// that player alone learns, `[garnets]` each player's change this round. Reports are rendered from
+/// this alone, so a fact that is not in `private.<id>` cannot reach player `id`'s report.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct RoundResult {
+    pub public: toml::Table,
+    #[serde(default)]
+    pub private: BTreeMap<PlayerId, toml::Table>,
+    #[serde(default)]
+    pub garnets: BTreeMap<PlayerId, i64>,
+}
+
+/// The rules of one game.
+pub trait Game {
+    const ID: GameId;
+    /// Everything the rules need between ticks, hidden information included (state.toml).
+    type State: Serialize + DeserializeOwned + Clone + PartialEq + Debug;
+
+    fn setup(setup: &Setup<'_>) -> Result<Self::State, SetupError>;
+
+    /// The game's own number of the round being played now.
+    fn round(state: &Self::State) -> u32;
+
+    /// How many rounds have been resolved so far (indexes the schedule's deadlines).
+    fn rounds_played(state: &Self::State) -> u32;
+
+    fn is_over(state: &Self::State) -> bool;
+
+    /// The players expected to submit this round.
+    fn expected(state: &Self::State) -> Vec<PlayerId>;
+
+    /// Whether `player` has a choice on file that will be used as is.
+    fn has_valid(state: &Self::State, player: &PlayerId) -> bool;
+
+    /// What will happen to `player` at the deadline if nothing valid arrives (a sentence fragment
+    /// for acknowledgements: "a random room among attic, cellar will be used for you").
+    fn if_not_fixed(state: &Self::State, player: &PlayerId) -> String;
+
+    /// Validates one version of a player's submission and applies it to the live state, instant
+    /// actions included. Must never panic, whatever the document holds.
+    fn receive(state: &mut Self::State, player: &PlayerId, doc: &Doc) -> Outcome;
+
+    /// Resolves the current round. `seed` is the game's seed; draws use `crate::rng::stream`.
+    fn resolve(state: &Self::State, seed: u64) -> Resolution<Self::State>;
+}

@@ -1,0 +1,330 @@
+//! Receiving one version of a Room Swap submission: validation of every key, and the instant
+//! actions (Peek, Block) processed at once, in receipt order (spec room-swap.md, "Submissions" and
+//! "Instant actions"). Rulings are numbered as in `games/room-swap/README.md`.
+
+use super::rooms::Room;
+use super::state::{BlockUse, Item, Phase, State};
+use crate::doc::{Choice, Doc, Node};
+use crate::games::{Notice, Outcome};
+use crate::player_id::PlayerId;
+use crate::problem::Problem;
+
+const ROUND_KEYS: &[&str] = &["room", "fallback", "peek", "block", "token"];
+const TOKEN_KEYS: &[&str] = &["give_token", "token"];
+
+pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
+    let mut out = Outcome::default();
+    if !state.playing().contains(player) {
+        out.problems.push(Problem::general(not_playing_message(state)));
+        return out;
+    }
+    match state.phase {
+        Phase::Token => receive_token_gift(state, player, doc, &mut out),
+        _ => receive_round(state, player, doc, &mut out),
+    }
+    out
+}
+
+fn not_playing_message(state: &State) -> String {
+    match state.phase {
+        Phase::Tiebreak => format!(
+            "round {} is a tiebreak between {} only; you have nothing to send",
+            state.round,
+            join_ids(&state.contenders)
+        ),
+        Phase::Token => "the game is over; only the sole winner sends give_token now".to_owned(),
+        _ => "the game is over; no more submissions are read".to_owned(),
+    }
+}
+
+fn receive_round(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
+    out.problems.extend(doc.root().unknown_keys(ROUND_KEYS, "a Room Swap submission"));
+    let allowed = state.allowed_rooms(player);
+    let room = read_room(doc, "room", &allowed, out);
+    let fallback = read_room(doc, "fallback", &allowed, out);
+    if doc.get("room").is_none() {
+        out.problems.push(Problem::general(format!(
+            "room is missing; add a line like room = \"{}\" (one of {})",
+            allowed.first().map_or("attic", |r| r.name()),
+            names(&allowed)
+        )));
+    }
+    let Some(room) = room else {
+        // Ruling 3: items only count in a version with a valid room.
+        for key in ["peek", "block"] {
+            if let Some(node) = doc.get(key) {
+                out.problems.push(Problem::at(
+                    node.pos,
+                    format!("{key} ignored: items are only accepted together with a valid room"),
+                ));
+            }
+        }
+        return;
+    };
+    out.valid = true;
+    let live = &mut state.players.get_mut(player).expect("playing players exist").live;
+    live.room = Some(room);
+    live.initial_room.get_or_insert(room);
+    live.fallback = fallback;
+    live.room_note = None;
+    live.valid_versions += 1;
+    out.understood.push(format!("room: {}", room.title()));
+    if let Some(fb) = fallback {
+        out.understood.push(format!("fallback: {}", fb.title()));
+    }
+
+    match (doc.get("peek"), doc.get("block")) {
+        (Some(p), Some(b)) => {
+            // Ruling 4: a version with both kinds has both rejected, free of charge.
+            for node in [p, b] {
+                out.problems.push(Problem::at(
+                    node.pos,
+                    "a Peek and a Block cannot be used in the same round; both were ignored, nothing paid",
+                ));
+            }
+        }
+        (Some(p), None) => peeks(state, player, p, out),
+        (None, Some(b)) => block(state, player, b, out),
+        (None, None) => {}
+    }
+}
+
+/// Reads an optional room key; a value that is not a room or is forbidden is a problem.
+fn read_room(doc: &Doc, key: &str, allowed: &[Room], out: &mut Outcome) -> Option<Room> {
+    let node = doc.get(key)?;
+    match node.as_choice::<Room>(key) {
+        Ok(room) if allowed.contains(&room) => Some(room),
+        Ok(room) => {
+            out.problems.push(Problem::at(
+                node.pos,
+                format!(
+                    "{key} = \"{}\": the {} is forbidden to you this round by a Block; allowed: {}",
+                    room.name(),
+                    room.title(),
+                    names(allowed)
+                ),
+            ));
+            None
+        }
+        Err(p) => {
+            out.problems.push(p);
+            None
+        }
+    }
+}
+
+/// A target named in an item: a known player, not the sender, playing this round.
+fn read_target(state: &State, player: &PlayerId, node: &Node, key: &str) -> Result<PlayerId, Problem> {
+    let text = node.as_str(key)?;
+    let others: Vec<PlayerId> = state.playing().into_iter().filter(|p| p != player).collect();
+    match PlayerId::parse(text.trim()) {
+        Some(id) if &id == player => Err(Problem::at(node.pos, format!("{key}: you cannot name yourself"))),
+        Some(id) if others.contains(&id) => Ok(id),
+        _ => Err(Problem::at(
+            node.pos,
+            format!("{key}: \"{text}\" is not a player you can name; one of {}", join_ids(&others)),
+        )),
+    }
+}
+
+fn peeks(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
+    let items = match node.as_array("peek") {
+        Ok(items) => items,
+        Err(p) => {
+            out.problems.push(Problem { message: format!("{} (e.g. peek = [\"bob\"])", p.message), ..p });
+            return;
+        }
+    };
+    let cost = state.options.peek_cost;
+    let mut seen = Vec::new();
+    for item in items {
+        let target = match read_target(state, player, item, "peek") {
+            Ok(t) => t,
+            Err(p) => {
+                out.problems.push(p);
+                continue;
+            }
+        };
+        if seen.contains(&target) {
+            out.problems.push(Problem::at(item.pos, format!("peek: {target} is named twice; once is enough")));
+            continue;
+        }
+        seen.push(target.clone());
+        let me = &state.players[player].live;
+        if me.peeked.contains(&target) {
+            // Ruling 5: an item is processed once; a later version repeating it does not repeat it.
+            out.understood.push(format!("peek on {target}: already answered this round, not repeated"));
+            continue;
+        }
+        if me.item == Some(Item::Block) {
+            out.problems.push(Problem::at(
+                item.pos,
+                "peek ignored: you used a Block this round, and Peek and Block cannot both be used in one round; nothing paid",
+            ));
+            continue;
+        }
+        let Some(answer) = state.players[&target].live.initial_room else {
+            // Ruling 6: the target has not submitted: not used, nothing paid, not counted.
+            out.answers.push(format!(
+                "Peek on {target}: not used ({target} has not sent a room yet). Nothing was paid; you may peek again in a later version."
+            ));
+            continue;
+        };
+        let me = &mut state.players.get_mut(player).expect("sender exists");
+        if me.garnets < cost {
+            out.problems.push(Problem::at(
+                item.pos,
+                format!("peek on {target} needs {cost} garnets and you have {}; not used, nothing paid", me.garnets),
+            ));
+            continue;
+        }
+        me.garnets -= cost;
+        me.live.spent += cost;
+        me.live.item = Some(Item::Peek);
+        me.live.peeked.push(target.clone());
+        let text = format!("Peek on {target}: {target}'s initial room this round is the {}.", answer.title());
+        me.live.notes.push(text.clone());
+        out.understood.push(format!("peek on {target} ({cost} garnets)"));
+        out.answers.push(text);
+    }
+}
+
+fn block(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
+    let parsed = node.as_table("block").map_err(|p| Problem {
+        message: format!("{} (e.g. block = {{ player = \"bob\", room = \"attic\" }})", p.message),
+        ..p
+    });
+    let table = match parsed {
+        Ok(t) => t,
+        Err(p) => return out.problems.push(p),
+    };
+    out.problems.extend(table.unknown_keys(&["player", "room"], "block"));
+    let target = match table.get("player") {
+        Some(n) => read_target(state, player, n, "block.player"),
+        None => Err(Problem::at(node.pos, "block needs a player (block = { player = \"bob\", room = \"attic\" })")),
+    };
+    let room = match table.get("room") {
+        Some(n) => n.as_choice::<Room>("block.room"),
+        None => Err(Problem::at(node.pos, "block needs a room: one of attic, basement, cellar")),
+    };
+    let (target, room) = match (target, room) {
+        (Ok(t), Ok(r)) => (t, r),
+        (t, r) => {
+            out.problems.extend(t.err().into_iter().chain(r.err()));
+            return;
+        }
+    };
+    let cost = state.options.block_cost;
+    let me = &state.players[player];
+    let this_block = BlockUse { player: target.clone(), room };
+    let refusal = if me.live.blocked.as_ref() == Some(&this_block) {
+        out.understood.push(format!("block on {target}: already done this round, not repeated"));
+        return;
+    } else if me.block_used {
+        "you have already used your Block (once per game)".to_owned()
+    } else if me.live.item == Some(Item::Peek) {
+        "you used a Peek this round, and Peek and Block cannot both be used in one round".to_owned()
+    } else if state.players[&target].live.forbidden.iter().chain([&room]).collect::<std::collections::BTreeSet<_>>().len()
+        == Room::ALL.len()
+    {
+        format!("{target} would have no room left")
+    } else if me.garnets < cost {
+        format!("a Block costs {cost} garnets and you have {}", me.garnets)
+    } else {
+        String::new()
+    };
+    if !refusal.is_empty() {
+        out.problems.push(Problem::at(node.pos, format!("block ignored: {refusal}; nothing paid")));
+        return;
+    }
+    let me = state.players.get_mut(player).expect("sender exists");
+    me.garnets -= cost;
+    me.block_used = true;
+    me.live.spent += cost;
+    me.live.item = Some(Item::Block);
+    me.live.blocked = Some(this_block);
+    let done = format!("Your Block forbids {target} the {} this round ({cost} garnets).", room.title());
+    me.live.notes.push(done.clone());
+    out.understood.push(format!("block {target} from the {} ({cost} garnets)", room.title()));
+    out.answers.push(done);
+
+    // Ruling 7: the target is told at once; their fallback takes over if it is allowed.
+    let t = &mut state.players.get_mut(&target).expect("target exists").live;
+    t.forbidden.insert(room);
+    let allowed: Vec<Room> = Room::ALL.iter().copied().filter(|r| !t.forbidden.contains(r)).collect();
+    let mut text = format!(
+        "A Block forbids you the {} this round. Allowed rooms: {}.",
+        room.title(),
+        names(&allowed)
+    );
+    if t.room == Some(room) {
+        match t.fallback.filter(|f| allowed.contains(f)) {
+            Some(fb) => {
+                t.room = Some(fb);
+                t.room_note = Some(format!("your fallback, the {}, replaced the blocked {}", fb.title(), room.title()));
+                text.push_str(&format!(" You had chosen it, so your fallback, the {}, is now your room.", fb.title()));
+            }
+            None => {
+                t.room = None;
+                t.room_note = Some(format!("the {} you had chosen was blocked", room.title()));
+                text.push_str(
+                    " You had chosen it: send a new version with an allowed room before the deadline, or a random allowed room will be used.",
+                );
+            }
+        }
+    }
+    t.notes.push(text.clone());
+    out.notices.push(Notice { to: target, text });
+}
+
+fn receive_token_gift(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
+    out.problems.extend(doc.root().unknown_keys(TOKEN_KEYS, "a token gift"));
+    let eligible = token_candidates(state, player);
+    let Some(node) = doc.get("give_token") else {
+        out.problems.push(Problem::general(format!(
+            "give_token is missing; name one of {} (or send nothing to give no token)",
+            join_ids(&eligible)
+        )));
+        return;
+    };
+    let chosen = node.as_str("give_token").and_then(|text| {
+        PlayerId::parse(text.trim()).filter(|id| eligible.contains(id)).ok_or_else(|| {
+            Problem::at(
+                node.pos,
+                format!("give_token: \"{text}\" cannot receive a Token; one of {}", join_ids(&eligible)),
+            )
+        })
+    });
+    match chosen {
+        Ok(id) => {
+            out.valid = true;
+            out.understood.push(format!("give a Token of Life to {id}"));
+            state.players.get_mut(player).expect("giver exists").live.give_token = Some(id);
+        }
+        Err(p) => out.problems.push(p),
+    }
+}
+
+/// Who the sole winner may give a Token to: not themselves, no Elimination Candidate, no holder.
+pub fn token_candidates(state: &State, giver: &PlayerId) -> Vec<PlayerId> {
+    let elimination = state.outcome.as_ref().map(|o| o.elimination.clone()).unwrap_or_default();
+    state
+        .players
+        .iter()
+        .filter(|(id, p)| *id != giver && !p.token && !elimination.contains(id))
+        .map(|(id, _)| id.clone())
+        .collect()
+}
+
+pub fn default_text(state: &State, player: &PlayerId) -> String {
+    let allowed = state.allowed_rooms(player);
+    format!("a random room among {} will be used for you", names(&allowed))
+}
+
+pub fn names(rooms: &[Room]) -> String {
+    rooms.iter().map(|r| r.name()).collect::<Vec<_>>().join(", ")
+}
+
+pub fn join_ids(ids: &[PlayerId]) -> String {
+    ids.iter().map(PlayerId::as_str).collect::<Vec<_>>().join(", ")
+}

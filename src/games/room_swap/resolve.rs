@@ -1,0 +1,344 @@
+//! Resolving a Room Swap round: defaults for players without a room, scoring by the table, and the
+//! end of the game with its tie rules (spec room-swap.md, "Scoring per round", "End of the game").
+
+use super::receive::token_candidates;
+use super::rooms::{FIVE_PLAYER_TABLE, Room, SIX_PLAYER_TABLE, scoring_rooms};
+use super::state::{Live, Outcome, Phase, State};
+use crate::doc::Choice;
+use crate::games::{Resolution, RoundResult};
+use crate::player_id::PlayerId;
+use crate::rng;
+use rand::seq::IndexedRandom;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Serialize)]
+struct Public {
+    round: u32,
+    phase: Phase,
+    /// How many players gained a point (tiebreak: how many scored).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scorers: Option<usize>,
+    peeks: usize,
+    blocks: usize,
+    defaults: Vec<PlayerId>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tiebreak: Option<Tiebreak>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    r#final: Option<Final>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    token_gift: Option<TokenGift>,
+    next: Next,
+}
+
+/// Announced when the main game ends in a tie that needs more play.
+#[derive(Serialize)]
+struct Tiebreak {
+    /// "everyone": six joint winners, another scored round for all; "five": five joint winners play
+    /// tiebreak rounds; "again": a tiebreak round did not separate them.
+    kind: &'static str,
+    contenders: Vec<PlayerId>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    points: BTreeMap<PlayerId, u32>,
+    elimination: Vec<PlayerId>,
+}
+
+#[derive(Serialize)]
+struct Final {
+    points: BTreeMap<PlayerId, u32>,
+    winners: Vec<PlayerId>,
+    elimination: Vec<PlayerId>,
+    tokens: Vec<PlayerId>,
+    eligible_opponents: Vec<PlayerId>,
+    sole_winner: bool,
+}
+
+#[derive(Serialize)]
+struct TokenGift {
+    giver: PlayerId,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    to: Option<PlayerId>,
+    eligible_opponents: Vec<PlayerId>,
+}
+
+#[derive(Serialize)]
+struct Next {
+    round: u32,
+    phase: Phase,
+    players: Vec<PlayerId>,
+}
+
+#[derive(Serialize)]
+struct Private {
+    played: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    room: Option<Room>,
+    /// "chosen", "fallback" or "default"
+    #[serde(skip_serializing_if = "Option::is_none")]
+    room_source: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    room_note: Option<String>,
+    notes: Vec<String>,
+    garnets: i64,
+    garnets_change: i64,
+    block_used: bool,
+    next: NextPrivate,
+}
+
+/// What the private report needs to write the next submission's skeleton.
+#[derive(Serialize)]
+struct NextPrivate {
+    /// "room", "give_token" or "none"
+    kind: &'static str,
+    round: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    room: Option<Room>,
+    rooms: Vec<Room>,
+    others: Vec<PlayerId>,
+    peek_cost: i64,
+    block_cost: i64,
+    max_peeks: i64,
+    can_block: bool,
+}
+
+pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
+    let mut next = state.clone();
+    let playing = state.playing();
+    let mut final_rooms: BTreeMap<PlayerId, (Room, &'static str)> = BTreeMap::new();
+    let mut defaults = Vec::new();
+    if state.phase != Phase::Token {
+        for id in &playing {
+            let live = &state.players[id].live;
+            let choice = match live.room {
+                Some(room) if live.room_note.is_some() => (room, "fallback"),
+                Some(room) => (room, "chosen"),
+                None => {
+                    defaults.push(id.clone());
+                    (default_room(state, id, seed), "default")
+                }
+            };
+            final_rooms.insert(id.clone(), choice);
+        }
+    }
+    let rooms: Vec<Room> = final_rooms.values().map(|(r, _)| *r).collect();
+    let table = if state.phase == Phase::Tiebreak { FIVE_PLAYER_TABLE } else { SIX_PLAYER_TABLE };
+    let scoring = scoring_rooms(table, &rooms).unwrap_or_default();
+    let scorers: Vec<PlayerId> = final_rooms
+        .iter()
+        .filter(|(_, (r, _))| scoring.contains(r))
+        .map(|(id, _)| id.clone())
+        .collect();
+
+    // End-of-game garnets; the round's item costs were paid when the items were used.
+    let mut bonus: BTreeMap<PlayerId, i64> = BTreeMap::new();
+    let mut public = Public {
+        round: state.round,
+        phase: state.phase,
+        scorers: (state.phase != Phase::Token).then_some(scorers.len()),
+        peeks: state.players.values().map(|p| p.live.peeked.len()).sum(),
+        blocks: state.players.values().filter(|p| p.live.blocked.is_some()).count(),
+        defaults,
+        tiebreak: None,
+        r#final: None,
+        token_gift: None,
+        next: Next { round: state.round + 1, phase: Phase::Over, players: Vec::new() },
+    };
+
+    match state.phase {
+        Phase::Main => {
+            for id in &scorers {
+                next.players.get_mut(id).expect("scorer exists").points += 1;
+            }
+            if state.round >= state.options.rounds {
+                evaluate_main(&mut next, &mut public, &mut bonus);
+            } else {
+                next.phase = Phase::Main;
+            }
+        }
+        Phase::Tiebreak => {
+            if scorers.is_empty() || scorers.len() == playing.len() {
+                // spec: "if all or none score, play again"
+                public.tiebreak = Some(Tiebreak {
+                    kind: "again",
+                    contenders: state.contenders.clone(),
+                    points: BTreeMap::new(),
+                    elimination: state.outcome.as_ref().map(|o| o.elimination.clone()).unwrap_or_default(),
+                });
+            } else {
+                let elimination = state.outcome.as_ref().map(|o| o.elimination.clone()).unwrap_or_default();
+                finish(&mut next, &mut public, &mut bonus, scorers.clone(), elimination);
+            }
+        }
+        Phase::Token => {
+            let giver = state.token_giver.clone().expect("token phase has a giver");
+            let to = state.players[&giver].live.give_token.clone();
+            if let Some(to) = &to {
+                next.players.get_mut(to).expect("checked on receipt").token = true;
+            }
+            next.phase = Phase::Over;
+            public.token_gift = Some(TokenGift { giver, to, eligible_opponents: Vec::new() });
+            let eligible = eligible_opponents(&next);
+            if let Some(gift) = public.token_gift.as_mut() {
+                gift.eligible_opponents = eligible;
+            }
+        }
+        Phase::Over => {}
+    }
+
+    // The next round.
+    next.rounds_played += 1;
+    if next.phase != Phase::Over {
+        next.round = state.round + 1;
+    }
+    let mut garnets = BTreeMap::new();
+    for (id, p) in next.players.iter_mut() {
+        let extra = bonus.get(id).copied().unwrap_or(0);
+        p.garnets += extra;
+        garnets.insert(id.clone(), extra - p.live.spent);
+        p.live = Live::default();
+    }
+    public.next = Next { round: next.round, phase: next.phase, players: next.playing() };
+
+    let private = state
+        .players
+        .keys()
+        .map(|id| {
+            let (room, source) = match final_rooms.get(id) {
+                Some((r, s)) => (Some(*r), Some(*s)),
+                None => (None, None),
+            };
+            let report = Private {
+                played: playing.contains(id),
+                room,
+                room_source: source,
+                room_note: state.players[id].live.room_note.clone(),
+                notes: state.players[id].live.notes.clone(),
+                garnets: next.players[id].garnets,
+                garnets_change: garnets[id],
+                block_used: next.players[id].block_used,
+                next: next_private(&next, id, room),
+            };
+            (id.clone(), to_table(&report))
+        })
+        .collect();
+    Resolution {
+        state: next,
+        result: RoundResult { public: to_table(&public), private, garnets },
+    }
+}
+
+/// After the last scheduled round (and every extra round of a six-way tie).
+fn evaluate_main(next: &mut State, public: &mut Public, bonus: &mut BTreeMap<PlayerId, i64>) {
+    let points: BTreeMap<PlayerId, u32> = next.players.iter().map(|(id, p)| (id.clone(), p.points)).collect();
+    let top = points.values().copied().max().unwrap_or(0);
+    let bottom = points.values().copied().min().unwrap_or(0);
+    let winners: Vec<PlayerId> = ids_where(&points, |p| p == top);
+    let others: Vec<PlayerId> = ids_where(&points, |p| p != top);
+    match winners.len() {
+        6 => {
+            // spec: six joint winners: another round for everyone on the normal table
+            next.phase = Phase::Main;
+            public.tiebreak = Some(Tiebreak { kind: "everyone", contenders: winners, points, elimination: Vec::new() });
+        }
+        5 => {
+            // spec: the sixth is the Elimination Candidate; the five play tiebreak rounds
+            next.phase = Phase::Tiebreak;
+            next.contenders = winners.clone();
+            next.outcome = Some(Outcome { winners: Vec::new(), elimination: others.clone() });
+            public.tiebreak = Some(Tiebreak { kind: "five", contenders: winners, points, elimination: others });
+        }
+        4 => finish(next, public, bonus, winners, others), // the two others face each other
+        _ => {
+            let elimination = ids_where(&points, |p| p == bottom);
+            finish(next, public, bonus, winners, elimination);
+        }
+    }
+}
+
+/// The main game has its winners: Tokens, garnets, and the sole winner's gift round.
+fn finish(
+    next: &mut State,
+    public: &mut Public,
+    bonus: &mut BTreeMap<PlayerId, i64>,
+    winners: Vec<PlayerId>,
+    elimination: Vec<PlayerId>,
+) {
+    let sole = winners.len() == 1;
+    let win_bonus = if sole { 4 } else { 2 };
+    for (id, p) in next.players.iter_mut() {
+        // spec: +1 garnet per point for everyone, +4 for a sole winner or +2 for each joint winner
+        *bonus.entry(id.clone()).or_default() += i64::from(p.points);
+        if winners.contains(id) {
+            p.token = true;
+            *bonus.entry(id.clone()).or_default() += win_bonus;
+        }
+    }
+    next.outcome = Some(Outcome { winners: winners.clone(), elimination: elimination.clone() });
+    next.contenders.clear();
+    if sole && !token_candidates(next, &winners[0]).is_empty() {
+        next.phase = Phase::Token;
+        next.token_giver = Some(winners[0].clone());
+    } else {
+        next.phase = Phase::Over;
+    }
+    public.r#final = Some(Final {
+        points: next.players.iter().map(|(id, p)| (id.clone(), p.points)).collect(),
+        tokens: next.players.iter().filter(|(_, p)| p.token).map(|(id, _)| id.clone()).collect(),
+        eligible_opponents: eligible_opponents(next),
+        winners,
+        elimination,
+        sole_winner: sole,
+    });
+}
+
+/// Players an Elimination Candidate may choose: no Token of Life, not a candidate themselves.
+fn eligible_opponents(state: &State) -> Vec<PlayerId> {
+    let elimination = state.outcome.as_ref().map(|o| o.elimination.clone()).unwrap_or_default();
+    state
+        .players
+        .iter()
+        .filter(|(id, p)| !p.token && !elimination.contains(id))
+        .map(|(id, _)| id.clone())
+        .collect()
+}
+
+fn ids_where(points: &BTreeMap<PlayerId, u32>, keep: impl Fn(u32) -> bool) -> Vec<PlayerId> {
+    points.iter().filter(|(_, p)| keep(**p)).map(|(id, _)| id.clone()).collect()
+}
+
+/// Ruling 8: a player without a room gets a seeded random allowed room, drawn from a stream of its
+/// own so that it does not depend on anyone else's draw.
+fn default_room(state: &State, id: &PlayerId, seed: u64) -> Room {
+    let allowed = state.allowed_rooms(id);
+    let mut rng = rng::stream(seed, state.round, &format!("room-swap/default-room/{id}"));
+    *allowed.choose(&mut rng).unwrap_or(&Room::ALL[0])
+}
+
+fn next_private(next: &State, id: &PlayerId, last_room: Option<Room>) -> NextPrivate {
+    let playing = next.playing();
+    let kind = match next.phase {
+        Phase::Main | Phase::Tiebreak if playing.contains(id) => "room",
+        Phase::Token if next.token_giver.as_ref() == Some(id) => "give_token",
+        _ => "none",
+    };
+    let p = &next.players[id];
+    let others = match kind {
+        "give_token" => token_candidates(next, id),
+        _ => playing.iter().filter(|o| *o != id).cloned().collect(),
+    };
+    NextPrivate {
+        kind,
+        round: next.round,
+        room: last_room,
+        rooms: Room::ALL.to_vec(),
+        others,
+        peek_cost: next.options.peek_cost,
+        block_cost: next.options.block_cost,
+        max_peeks: if next.options.peek_cost > 0 { p.garnets / next.options.peek_cost } else { 0 },
+        can_block: !p.block_used && p.garnets >= next.options.block_cost,
+    }
+}
+
+fn to_table<T: Serialize>(value: &T) -> toml::Table {
+    toml::Table::try_from(value).expect("result structs serialize to tables")
+}

@@ -1,0 +1,149 @@
+//! Room Swap's state.toml: standings, garnets, the once-per-game Block, and the live choices of the
+//! round being played (rooms, fallbacks, forbidden rooms, items used), which instant actions change
+//! between ticks.
+
+use super::rooms::Room;
+use crate::player_id::PlayerId;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Options {
+    pub rounds: u32,
+    pub peek_cost: i64,
+    pub block_cost: i64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            rounds: 4,
+            peek_cost: 2,
+            block_cost: 5,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// The scored rounds (1 to `rounds`, plus extra rounds after a six-way tie).
+    Main,
+    /// Five joint winners play on the five-player table until it separates them.
+    Tiebreak,
+    /// The sole winner may give a second Token of Life.
+    Token,
+    Over,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Item {
+    Peek,
+    Block,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub round: u32,
+    pub phase: Phase,
+    /// Rounds resolved so far; indexes the schedule.
+    pub rounds_played: u32,
+    pub options: Options,
+    pub players: BTreeMap<PlayerId, PlayerState>,
+    /// Tiebreak: the joint winners still playing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contenders: Vec<PlayerId>,
+    /// Token phase: the sole winner.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_giver: Option<PlayerId>,
+    /// Set when the main game ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+}
+
+/// The end of the main game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub winners: Vec<PlayerId>,
+    pub elimination: Vec<PlayerId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PlayerState {
+    pub points: u32,
+    pub garnets: i64,
+    pub block_used: bool,
+    pub token: bool,
+    #[serde(skip_serializing_if = "is_default")]
+    pub live: Live,
+}
+
+/// The current round's choices and effects for one player; cleared when the round resolves.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Live {
+    /// The room that will count (latest valid version, or the fallback after a Block).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub room: Option<Room>,
+    /// The room of the first valid version: what a Peek reveals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub initial_room: Option<Room>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<Room>,
+    /// Rooms forbidden by Blocks this round.
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    pub forbidden: BTreeSet<Room>,
+    /// Why `room` is unset or changed, for the report ("blocked", "fallback").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub room_note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item: Option<Item>,
+    /// Targets of Peeks that took effect this round.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub peeked: Vec<PlayerId>,
+    /// The Block this player used this round.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<BlockUse>,
+    /// Garnets paid this round.
+    #[serde(skip_serializing_if = "is_default")]
+    pub spent: i64,
+    /// Private facts for this player's report (Peek answers, Block notices).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// Token phase: the player the winner names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub give_token: Option<PlayerId>,
+    #[serde(skip_serializing_if = "is_default")]
+    pub valid_versions: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockUse {
+    pub player: PlayerId,
+    pub room: Room,
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+impl State {
+    /// The players who choose a room this round.
+    pub fn playing(&self) -> Vec<PlayerId> {
+        match self.phase {
+            Phase::Main => self.players.keys().cloned().collect(),
+            Phase::Tiebreak => self.contenders.clone(),
+            Phase::Token => self.token_giver.iter().cloned().collect(),
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    pub fn allowed_rooms(&self, player: &PlayerId) -> Vec<Room> {
+        use crate::doc::Choice;
+        let forbidden = self.players.get(player).map(|p| p.live.forbidden.clone()).unwrap_or_default();
+        Room::ALL.iter().copied().filter(|r| !forbidden.contains(r)).collect()
+    }
+}

@@ -1,0 +1,34 @@
+//! `adjudicate` runs online reality games for a host: it reads the players' TOML submissions from a
+//! game directory, validates them, resolves each round by the rules of the game, renders a public
+//! announcement and private reports, and queues them as mail.
+//!
+//! Layers, from the outside in:
+//! - `cli` parses the command line into an `app::Command` (the only module that sees clap);
+//! - `app` runs one command and maps the outcome to an exit code;
+//! - `round` is the game-independent tick; `replay`, `status`, `check`, `new_game` the other commands;
+//! - `game_dir`, `receipts`, `render`, `mail` own files, templates and messages;
+//! - `games` holds the engines, pure functions of state, submissions and seed.
+
+pub mod app;
+pub mod check;
+pub mod cli;
+pub mod clock;
+pub mod context;
+pub mod config;
+pub mod doc;
+pub mod error;
+pub mod game_dir;
+pub mod games;
+pub mod mail;
+pub mod new_game;
+pub mod player_id;
+pub mod problem;
+pub mod plan;
+pub mod receipts;
+pub mod render;
+pub mod report;
+pub mod replay;
+pub mod rng;
+pub mod round;
+pub mod status;
+pub mod submission;

@@ -1,0 +1,78 @@
+//! `new`: a ready game directory with a commented game.toml the host edits.
+
+use crate::config::{GameConfig, parse_host_file};
+use crate::error::{Error, Result};
+use crate::game_dir::{read_string, write_atomic};
+use crate::games::GameId;
+use serde::Deserialize;
+use std::fmt::Write;
+use std::path::Path;
+
+const SAMPLE_PLAYERS: [(&str, &str); 6] = [
+    ("alice", "Alice"),
+    ("bob", "Bob"),
+    ("carol", "Carol"),
+    ("dave", "Dave"),
+    ("erin", "Erin"),
+    ("frank", "Frank"),
+];
+
+#[derive(Deserialize)]
+struct PlayersFile {
+    players: Vec<toml::Table>,
+}
+
+/// Writes `game_dir/game.toml`; returns a description of what was written.
+pub fn create(game: &str, game_dir: &Path, players: Option<&Path>) -> Result<String> {
+    let id = GameId::parse(game).ok_or_else(|| {
+        Error::Usage(format!("unknown game `{game}`; one of {}", GameId::all_names().join(", ")))
+    })?;
+    if id != GameId::RoomSwap {
+        return Err(Error::Usage(format!("`{game}` has no engine in this version yet; available: room-swap")));
+    }
+    if game_dir.exists() && std::fs::read_dir(game_dir).map_err(|e| Error::io(game_dir, e))?.next().is_some() {
+        return Err(Error::Usage(format!("{} exists and is not empty", game_dir.display())));
+    }
+    let players_toml = match players {
+        Some(path) => {
+            let file: PlayersFile = parse_host_file(path, &read_string(path)?)?;
+            file.players
+                .iter()
+                .map(|p| format!("[[players]]\n{}", toml::to_string(p).expect("tables serialize")))
+                .collect::<Vec<_>>()
+                .join("\n")
+        }
+        None => SAMPLE_PLAYERS.iter().fold(String::new(), |mut out, (id, name)| {
+            let _ = writeln!(out, "[[players]]\nid = \"{id}\"\nname = \"{name}\"\nemail = \"{id}@example.org\"\ngarnets = 10\n");
+            out
+        }),
+    };
+    let text = format!(
+        r#"# A Room Swap game. Players' submissions go into rounds/NNN/submissions/<player>.toml.
+game = "room-swap"
+title = "Room Swap"
+seed = {seed}                  # every random draw derives from it; keep it secret
+
+[schedule]
+first_deadline = 2026-12-02T15:00:00Z
+every = "24h"
+# remind_before = "3h"
+early_close = false
+
+[mail]
+from = "Room Swap Host <host@example.org>"
+transport = "file"             # none | file (.eml files in outbox/, moved to sent/)
+
+[options]
+rounds = 4
+peek_cost = 2
+block_cost = 5
+
+{players_toml}"#,
+        seed = 20261130
+    );
+    let path = game_dir.join("game.toml");
+    GameConfig::parse(&path, &text)?; // what we write must load
+    write_atomic(&path, text.as_bytes())?;
+    Ok("game.toml".into())
+}

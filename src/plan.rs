@@ -1,0 +1,57 @@
+//! A tick's writes, collected before anything touches the disk: `--dry-run` prints them, a real
+//! run commits them in order. Tick code pushes `state.toml` last, so a run killed part-way leaves
+//! the previous state, and the next tick redoes the rest with the same bytes.
+
+use crate::error::Result;
+use crate::game_dir::{create_dir, write_atomic};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Default)]
+pub struct Plan {
+    steps: Vec<Step>,
+}
+
+#[derive(Debug)]
+enum Step {
+    Dir(PathBuf),
+    File(PathBuf, Vec<u8>),
+}
+
+impl Plan {
+    pub fn dir(&mut self, path: PathBuf) {
+        if !path.is_dir() {
+            self.steps.push(Step::Dir(path));
+        }
+    }
+
+    /// Plans a write unless the file already holds these bytes.
+    pub fn file(&mut self, path: PathBuf, bytes: impl Into<Vec<u8>>) {
+        let bytes = bytes.into();
+        if std::fs::read(&path).is_ok_and(|old| old == bytes) {
+            return;
+        }
+        self.steps.push(Step::File(path, bytes));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// Each planned path with its size (`None` for a folder).
+    pub fn entries(&self) -> impl Iterator<Item = (&Path, Option<usize>)> {
+        self.steps.iter().map(|s| match s {
+            Step::Dir(p) => (p.as_path(), None),
+            Step::File(p, b) => (p.as_path(), Some(b.len())),
+        })
+    }
+
+    pub fn commit(self) -> Result<()> {
+        for step in self.steps {
+            match step {
+                Step::Dir(p) => create_dir(&p)?,
+                Step::File(p, bytes) => write_atomic(&p, &bytes)?,
+            }
+        }
+        Ok(())
+    }
+}

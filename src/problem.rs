@@ -1,0 +1,102 @@
+//! A player's mistake, as data: where it is (line and column of the submission, when known) and a
+//! message that says what is wrong and what is allowed. Problems are rendered into
+//! acknowledgements and printed by `check` as `file:line:col: message`.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Problem {
+    /// 1-based line, if the problem is about one place in the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub col: Option<usize>,
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem about the submission as a whole (no position).
+    pub fn general(message: impl Into<String>) -> Self {
+        Problem {
+            line: None,
+            col: None,
+            message: message.into(),
+        }
+    }
+
+    pub fn at(pos: Pos, message: impl Into<String>) -> Self {
+        Problem {
+            line: Some(pos.line),
+            col: Some(pos.col),
+            message: message.into(),
+        }
+    }
+
+    /// `line 3: message`, or just the message: the form receipts and acknowledgements use.
+    pub fn short(&self) -> String {
+        match self.line {
+            Some(line) => format!("line {line}: {}", self.message),
+            None => self.message.clone(),
+        }
+    }
+
+    /// `file:line:col: message`, the form `check` prints.
+    pub fn with_file(&self, file: &str) -> String {
+        match (self.line, self.col) {
+            (Some(l), Some(c)) => format!("{file}:{l}:{c}: {}", self.message),
+            (Some(l), None) => format!("{file}:{l}: {}", self.message),
+            _ => format!("{file}: {}", self.message),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.short())
+    }
+}
+
+/// A 1-based position in a text file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pos {
+    pub line: usize,
+    pub col: usize,
+}
+
+/// Maps byte offsets of a text to 1-based line and column (columns count characters).
+pub struct LineIndex<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(text: &'a str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        LineIndex { text, starts }
+    }
+
+    pub fn pos(&self, offset: usize) -> Pos {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.starts[line];
+        let col = self.text.get(start..offset).map_or(1, |s| s.chars().count() + 1);
+        Pos { line: line + 1, col }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_one_based_and_count_characters() {
+        let idx = LineIndex::new("a = 1\nbé = 2\n");
+        assert_eq!(idx.pos(0), Pos { line: 1, col: 1 });
+        assert_eq!(idx.pos(6), Pos { line: 2, col: 1 });
+        // "bé" is 3 bytes; the space after it is the 3rd character
+        assert_eq!(idx.pos(9), Pos { line: 2, col: 3 });
+    }
+}

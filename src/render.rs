@@ -1,0 +1,232 @@
+//! Rendering with tera. The built-in templates are compiled into the binary; a file of the same name
+//! in `GAME_DIR/templates/` (or `GAME_DIR/templates/common/`) replaces the built-in one. Templates
+//! are compiled once per run, whatever the number of players.
+//!
+//! Contexts are typed structs: a template sees exactly what the struct holds, and a private report
+//! sees only `result.toml`'s `[public]` and its own player's `[private.<id>]`.
+
+use crate::error::{Error, Result};
+use crate::games::GameId;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use tera::Tera;
+
+/// (name, built-in source). Names are `<game-id>/<file>` or `common/<file>`.
+const BUILT_IN: &[(&str, &str)] = &[
+    ("common/ack.txt.tera", include_str!("../templates/common/ack.txt.tera")),
+    ("common/notice.txt.tera", include_str!("../templates/common/notice.txt.tera")),
+    ("common/footer.txt.tera", include_str!("../templates/common/footer.txt.tera")),
+    ("room-swap/public.txt.tera", include_str!("../templates/room-swap/public.txt.tera")),
+    ("room-swap/private.txt.tera", include_str!("../templates/room-swap/private.txt.tera")),
+    ("room-swap/ack.txt.tera", include_str!("../templates/room-swap/ack.txt.tera")),
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Public,
+    Private,
+    Ack,
+    Notice,
+}
+
+impl Kind {
+    fn file(self) -> &'static str {
+        match self {
+            Kind::Public => "public.txt.tera",
+            Kind::Private => "private.txt.tera",
+            Kind::Ack => "ack.txt.tera",
+            Kind::Notice => "notice.txt.tera",
+        }
+    }
+}
+
+/// What every template knows about the game and the round.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameInfo {
+    pub id: &'static str,
+    pub title: String,
+    pub round: u32,
+    /// Human form, e.g. "Tue 2 Dec 15:00 UTC".
+    pub deadline: Option<String>,
+    pub next_round: Option<u32>,
+    pub next_deadline: Option<String>,
+    /// id -> display name
+    pub players: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PlayerInfo {
+    pub id: String,
+    pub name: String,
+}
+
+#[derive(Serialize)]
+pub struct PublicContext<'a> {
+    pub game: &'a GameInfo,
+    pub public: &'a toml::Table,
+}
+
+#[derive(Serialize)]
+pub struct PrivateContext<'a> {
+    pub game: &'a GameInfo,
+    pub player: PlayerInfo,
+    pub public: &'a toml::Table,
+    pub private: &'a toml::Table,
+    pub garnets: i64,
+}
+
+#[derive(Serialize)]
+pub struct AckContext<'a> {
+    pub game: &'a GameInfo,
+    pub player: PlayerInfo,
+    pub version: u32,
+    pub received_at: String,
+    pub valid: bool,
+    pub understood: &'a [String],
+    pub problems: Vec<String>,
+    pub answers: &'a [String],
+    pub if_not_fixed: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+pub struct NoticeContext<'a> {
+    pub game: &'a GameInfo,
+    pub player: PlayerInfo,
+    pub text: &'a str,
+}
+
+pub struct Renderer {
+    tera: Tera,
+    game: GameId,
+    /// Where each template came from, for error messages.
+    sources: HashMap<String, PathBuf>,
+}
+
+impl Renderer {
+    /// Compiles the built-in templates of `game` with the overrides found in `overrides`.
+    pub fn new(game: GameId, overrides: &Path) -> Result<Renderer> {
+        let mut tera = Tera::default();
+        tera.autoescape_on(Vec::new());
+        tera.register_filter("wrap", wrap_filter);
+        let mut sources = HashMap::new();
+        let mut templates = Vec::new();
+        for (name, builtin) in BUILT_IN {
+            let (folder, file) = name.split_once('/').expect("names have a folder");
+            if folder != "common" && folder != game.name() {
+                continue;
+            }
+            let local = match folder {
+                "common" => overrides.join("common").join(file),
+                _ => overrides.join(file),
+            };
+            let text = match crate::game_dir::read_optional(&local)? {
+                Some(text) => {
+                    sources.insert(name.to_string(), local);
+                    text
+                }
+                None => builtin.to_string(),
+            };
+            templates.push((name.to_string(), text));
+        }
+        if let Err(e) = tera.add_raw_templates(templates) {
+            let path = sources.values().next().cloned().unwrap_or_else(|| overrides.to_path_buf());
+            return Err(Error::invalid(path, "template", error_chain(&e)));
+        }
+        Ok(Renderer { tera, game, sources })
+    }
+
+    pub fn render<C: Serialize>(&self, kind: Kind, context: &C) -> Result<String> {
+        let name = match kind {
+            Kind::Notice => format!("common/{}", kind.file()),
+            _ => format!("{}/{}", self.game.name(), kind.file()),
+        };
+        let ctx = tera::Context::from_serialize(context).expect("contexts serialize to maps");
+        let text = self.tera.render(&name, &ctx).map_err(|e| {
+            let path = self.sources.get(&name).cloned().unwrap_or_else(|| PathBuf::from(format!("templates/{name}")));
+            Error::invalid(path, "template", error_chain(&e))
+        })?;
+        Ok(tidy(&text))
+    }
+}
+
+/// Trailing spaces removed, at most one blank line in a row, exactly one final newline.
+fn tidy(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut blank = true; // also drops leading blank lines
+    for line in text.lines().map(str::trim_end) {
+        if line.is_empty() {
+            if !blank {
+                out.push('\n');
+            }
+            blank = true;
+        } else {
+            out.push_str(line);
+            out.push('\n');
+            blank = false;
+        }
+    }
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    out
+}
+
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+/// `{{ text | wrap(width=72, indent="  ") }}`: fills words into lines of at most `width` columns;
+/// lines after the first start with `indent`.
+fn wrap_filter(value: &tera::Value, args: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
+    let text = value.as_str().ok_or_else(|| tera::Error::msg("wrap expects a string"))?;
+    let width = args.get("width").and_then(tera::Value::as_u64).unwrap_or(72) as usize;
+    let indent = args.get("indent").and_then(tera::Value::as_str).unwrap_or("");
+    Ok(tera::Value::String(wrap(text, width, indent)))
+}
+
+pub fn wrap(text: &str, width: usize, indent: &str) -> String {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut fresh = true; // no word on this line yet
+    for word in text.split_whitespace() {
+        if !fresh && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+            line.push_str(indent);
+            fresh = true;
+        }
+        if !fresh {
+            line.push(' ');
+        }
+        line.push_str(word);
+        fresh = false;
+    }
+    lines.push(line);
+    lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_fills_lines_and_indents_continuations() {
+        let text = "Send a new version with an allowed room before the deadline, or a random room is used.";
+        let wrapped = wrap(text, 30, "  ");
+        assert!(wrapped.lines().all(|l| l.chars().count() <= 30), "{wrapped}");
+        assert!(wrapped.lines().skip(1).all(|l| l.starts_with("  ") && !l.starts_with("   ")));
+        assert_eq!(wrapped.split_whitespace().collect::<Vec<_>>(), text.split_whitespace().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn tidy_collapses_blank_lines() {
+        assert_eq!(tidy("\n\na  \n\n\n\nb\n\n"), "a\n\nb\n");
+    }
+}

@@ -1,0 +1,144 @@
+//! `replay` and `render`: the archive is the truth. `replay` re-resolves every round from the seed
+//! and the `received/` copies, in memory, and compares each file it would write with the one on
+//! disk; `render` re-renders reports from `result.toml` after a template edit.
+
+use crate::app::WithGame;
+use crate::context::{GameContext, StateFile};
+use crate::error::{Error, Result};
+use crate::game_dir::{read_optional, read_string, write_atomic};
+use crate::games::Game;
+use crate::problem::Problem;
+use crate::receipts::Receipts;
+use crate::render::Renderer;
+use crate::report::ResultFile;
+use crate::round::{reapply, setup};
+use std::path::Path;
+
+pub struct Replay<'a> {
+    pub ctx: &'a GameContext,
+}
+
+#[derive(Debug, Default)]
+pub struct ReplayOutcome {
+    pub rounds: u32,
+    pub files: usize,
+    pub differences: Vec<String>,
+}
+
+impl WithGame for Replay<'_> {
+    type Output = ReplayOutcome;
+
+    fn run<G: Game>(self) -> Result<ReplayOutcome> {
+        let ctx = self.ctx;
+        let renderer = Renderer::new(G::ID, &ctx.dir.templates())?;
+        let mut out = ReplayOutcome::default();
+        let mut state = setup::<G>(ctx)?;
+        let mut applied = 0;
+        while !G::is_over(&state) {
+            let round = G::round(&state);
+            let index = G::rounds_played(&state);
+            let receipts_path = ctx.dir.receipts(round);
+            let receipts = match read_optional(&receipts_path)? {
+                Some(text) => Receipts::parse(&receipts_path, &text)?,
+                None => Receipts::default(),
+            };
+            for receipt in &receipts.list {
+                let outcome = reapply::<G>(ctx, &mut state, round, receipt)?;
+                let problems: Vec<String> = outcome.problems.iter().map(Problem::short).collect();
+                if !receipt.refused && (outcome.valid != receipt.valid || problems != receipt.problems) {
+                    out.differences.push(format!(
+                        "{}: {} version {}: the rules now say valid = {}, problems = {:?}",
+                        receipts_path.display(),
+                        receipt.player,
+                        receipt.n,
+                        outcome.valid,
+                        problems
+                    ));
+                }
+            }
+            applied = receipts.list.len();
+            if !ctx.dir.result(round).is_file() {
+                break; // the round being played now
+            }
+            let resolution = G::resolve(&state, ctx.config.seed);
+            let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
+            let result = ResultFile::new(ctx, round, index, next_round, resolution.result);
+            let reports = result.render(ctx, &renderer)?;
+            out.compare(&ctx.dir.result(round), result.to_toml().as_bytes())?;
+            out.compare(&ctx.dir.public(round), reports.public.as_bytes())?;
+            for (player, text) in &reports.private {
+                out.compare(&ctx.dir.private(round, player), text.as_bytes())?;
+            }
+            state = resolution.state;
+            applied = 0;
+            out.rounds += 1;
+        }
+        let file = StateFile { receipts_applied: applied, game: state };
+        out.compare(&ctx.dir.state_toml(), toml::to_string(&file).expect("state serializes").as_bytes())?;
+        Ok(out)
+    }
+}
+
+impl ReplayOutcome {
+    fn compare(&mut self, path: &Path, expected: &[u8]) -> Result<()> {
+        self.files += 1;
+        match std::fs::read(path) {
+            Ok(actual) if actual == expected => {}
+            Ok(actual) => self.differences.push(format!("{}: differs{}", path.display(), first_difference(&actual, expected))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                self.differences.push(format!("{}: missing from the archive", path.display()))
+            }
+            Err(e) => return Err(Error::io(path, e)),
+        }
+        Ok(())
+    }
+}
+
+fn first_difference(actual: &[u8], expected: &[u8]) -> String {
+    let actual = String::from_utf8_lossy(actual);
+    let expected = String::from_utf8_lossy(expected);
+    for (i, (a, e)) in actual.lines().zip(expected.lines()).enumerate() {
+        if a != e {
+            return format!(" at line {}: archive has {a:?}, replay gives {e:?}", i + 1);
+        }
+    }
+    format!(" in length ({} vs {} lines)", actual.lines().count(), expected.lines().count())
+}
+
+/// The resolved rounds on disk, in order.
+pub fn resolved_rounds(ctx: &GameContext) -> Result<Vec<u32>> {
+    let rounds = ctx.dir.rounds();
+    if !rounds.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut found = Vec::new();
+    for entry in walkdir::WalkDir::new(&rounds).min_depth(1).max_depth(1).sort_by_file_name() {
+        let entry = entry.map_err(|e| Error::io(&rounds, e.into()))?;
+        if let Some(n) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok())
+            && ctx.dir.result(n).is_file()
+        {
+            found.push(n);
+        }
+    }
+    Ok(found)
+}
+
+/// Re-renders `public.txt` and `private/*.txt` of one round (or all resolved rounds).
+pub fn rerender(ctx: &GameContext, round: Option<u32>) -> Result<Vec<u32>> {
+    let renderer = Renderer::new(ctx.config.game, &ctx.dir.templates())?;
+    let rounds = match round {
+        Some(n) if ctx.dir.result(n).is_file() => vec![n],
+        Some(n) => return Err(Error::Usage(format!("round {n} has no result.toml: it has not been resolved"))),
+        None => resolved_rounds(ctx)?,
+    };
+    for &n in &rounds {
+        let path = ctx.dir.result(n);
+        let result = ResultFile::parse(&path, &read_string(&path)?)?;
+        let reports = result.render(ctx, &renderer)?;
+        write_atomic(&ctx.dir.public(n), reports.public.as_bytes())?;
+        for (player, text) in &reports.private {
+            write_atomic(&ctx.dir.private(n, player), text.as_bytes())?;
+        }
+    }
+    Ok(rounds)
+}

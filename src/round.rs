@@ -1,0 +1,343 @@
+//! The game-independent tick, `adjudicate round GAME_DIR` (spec README, "The round lifecycle"):
+//! set up if needed, receive new versions (archive, receipt, acknowledgement), apply instant
+//! actions, resolve when due, render, queue mail, write state.toml last, send.
+//!
+//! Invariants: all writes go through a `Plan` committed in order with state.toml last; every
+//! message and file is derived from the archive and the state, never from the clock except the
+//! receipt time and a message's Date, so a repeated or interrupted tick converges to the same bytes;
+//! a tick with nothing new plans nothing.
+
+use crate::clock;
+use crate::config::Transport;
+use crate::context::{GameContext, StateFile};
+use crate::doc::Doc;
+use crate::error::{Error, Result};
+use crate::games::{Game, Outcome, Setup};
+use crate::mail::{Mail, MailKind, format_message, send_outbox};
+use crate::plan::Plan;
+use crate::player_id::PlayerId;
+use crate::problem::Problem;
+use crate::receipts::{Receipt, Receipts};
+use crate::render::{AckContext, GameInfo, Kind, NoticeContext, Renderer};
+use crate::report::ResultFile;
+use crate::submission::{screen, sha256_hex};
+use jiff::Timestamp;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone)]
+pub struct TickOptions {
+    pub now: Timestamp,
+    pub force: bool,
+    pub dry_run: bool,
+    pub no_send: bool,
+}
+
+/// What a tick did, for the summary `round` prints.
+#[derive(Debug, Default)]
+pub struct TickReport {
+    pub set_up: bool,
+    pub round: u32,
+    pub over: bool,
+    pub received: Vec<Received>,
+    /// Instant answers and notices produced.
+    pub answers: usize,
+    pub resolved: Option<u32>,
+    pub deadline: Option<Timestamp>,
+    pub valid: usize,
+    pub expected: usize,
+    pub queued: Vec<String>,
+    pub unmailed: Vec<PlayerId>,
+    pub sent: usize,
+    pub strays: Vec<String>,
+    /// Dry run: what would have been written (path, bytes; `None` for a folder).
+    pub planned: Vec<(PathBuf, Option<usize>)>,
+}
+
+#[derive(Debug)]
+pub struct Received {
+    pub player: PlayerId,
+    pub n: u32,
+    pub valid: bool,
+    pub problems: usize,
+}
+
+pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport> {
+    let renderer = Renderer::new(G::ID, &ctx.dir.templates())?;
+    let mut plan = Plan::default();
+    let mut report = TickReport::default();
+    let loaded = ctx.load_state::<G>()?;
+    let mut file = match &loaded {
+        Some(f) => f.clone(),
+        None => {
+            report.set_up = true;
+            StateFile { receipts_applied: 0, game: setup::<G>(ctx)? }
+        }
+    };
+    report.round = G::round(&file.game);
+    report.over = G::is_over(&file.game);
+    if !report.over {
+        play_round::<G>(ctx, opts, &renderer, &mut plan, &mut file, &mut report)?;
+    }
+    // state.toml last: everything it refers to is on disk before it.
+    if loaded.as_ref() != Some(&file) {
+        let text = toml::to_string(&file).expect("state serializes");
+        plan.file(ctx.dir.state_toml(), text);
+    }
+    if opts.dry_run {
+        report.planned = plan.entries().map(|(p, n)| (p.to_path_buf(), n)).collect();
+        return Ok(report);
+    }
+    plan.commit()?;
+    if !opts.no_send && ctx.config.mail.transport == Transport::File {
+        report.sent = send_outbox(&ctx.dir)?;
+    }
+    Ok(report)
+}
+
+pub fn setup<G: Game>(ctx: &GameContext) -> Result<G::State> {
+    let setup = Setup {
+        players: &ctx.config.players,
+        options: &ctx.config.options,
+        seed: ctx.config.seed,
+    };
+    G::setup(&setup).map_err(|e| Error::invalid(ctx.dir.game_toml(), e.key, e.message))
+}
+
+fn play_round<G: Game>(
+    ctx: &GameContext,
+    opts: &TickOptions,
+    renderer: &Renderer,
+    plan: &mut Plan,
+    file: &mut StateFile<G::State>,
+    report: &mut TickReport,
+) -> Result<()> {
+    let round = G::round(&file.game);
+    let index = G::rounds_played(&file.game);
+    let info = ctx.game_info(round, index, None);
+    plan.dir(ctx.dir.submissions(round));
+    let receipts_path = ctx.dir.receipts(round);
+    let mut receipts = match crate::game_dir::read_optional(&receipts_path)? {
+        Some(text) => Receipts::parse(&receipts_path, &text)?,
+        None => Receipts::default(),
+    };
+    if file.receipts_applied > receipts.list.len() {
+        return Err(Error::invalid(
+            ctx.dir.state_toml(),
+            "receipts_applied",
+            format!("is {} but {} holds {} receipts", file.receipts_applied, receipts_path.display(), receipts.list.len()),
+        ));
+    }
+    let mut mail = Mailer { ctx, plan, report };
+
+    // A previous tick may have written receipts and died before state.toml: apply the rest.
+    for seq in file.receipts_applied..receipts.list.len() {
+        let receipt = receipts.list[seq].clone();
+        let outcome = reapply::<G>(ctx, &mut file.game, round, &receipt)?;
+        mail.acknowledge(renderer, &info, &receipt, seq, &outcome)?;
+    }
+
+    let mut new_receipts = false;
+    for entry in ctx.dir.submission_entries(round)? {
+        let (player, path) = match entry {
+            crate::game_dir::SubmissionEntry::Stray { name, reason } => {
+                mail.report.strays.push(format!("{name}: {reason}; ignored"));
+                continue;
+            }
+            crate::game_dir::SubmissionEntry::File { player, path } => (player, path),
+        };
+        if ctx.config.player(&player).is_none() {
+            mail.report.strays.push(format!("{player}.toml: no player `{player}` in game.toml; ignored"));
+            continue;
+        }
+        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let sha256 = sha256_hex(&bytes);
+        if receipts.last_for(&player).is_some_and(|r| r.sha256 == sha256) {
+            continue;
+        }
+        let n = receipts.next_n(&player);
+        let screened = screen(&bytes, ctx.secrets.tokens.get(&player).map(String::as_str));
+        let refused = screened.doc.is_err();
+        let mut outcome = match &screened.doc {
+            Ok(doc) => G::receive(&mut file.game, &player, doc),
+            Err(problem) => Outcome::refused(problem.clone()),
+        };
+        if !outcome.valid && outcome.if_not_fixed.is_none() && G::expected(&file.game).contains(&player) {
+            outcome.if_not_fixed = Some(G::if_not_fixed(&file.game, &player));
+        }
+        mail.plan.file(ctx.dir.received(round, &player, n), screened.archive);
+        let receipt = Receipt {
+            player: player.clone(),
+            n,
+            at: clock::rfc3339(opts.now),
+            sha256,
+            source: "file".into(),
+            valid: outcome.valid,
+            problems: outcome.problems.iter().map(Problem::short).collect(),
+            refused,
+        };
+        mail.report.received.push(Received {
+            player,
+            n,
+            valid: outcome.valid,
+            problems: outcome.problems.len(),
+        });
+        mail.acknowledge(renderer, &info, &receipt, receipts.list.len(), &outcome)?;
+        receipts.list.push(receipt);
+        new_receipts = true;
+    }
+    if new_receipts {
+        mail.plan.file(receipts_path, receipts.to_toml());
+    }
+    file.receipts_applied = receipts.list.len();
+
+    let expected = G::expected(&file.game);
+    mail.report.expected = expected.len();
+    mail.report.valid = expected.iter().filter(|p| G::has_valid(&file.game, p)).count();
+    let deadline = ctx.deadline(index);
+    mail.report.deadline = deadline;
+    let early = ctx.config.schedule.as_ref().is_some_and(|s| s.early_close)
+        && !expected.is_empty()
+        && mail.report.valid == expected.len();
+    if !(opts.force || early || deadline.is_some_and(|d| opts.now >= d)) {
+        return Ok(());
+    }
+
+    let resolution = G::resolve(&file.game, ctx.config.seed);
+    let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
+    let result = ResultFile::new(ctx, round, index, next_round, resolution.result);
+    let reports = result.render(ctx, renderer)?;
+    mail.plan.file(ctx.dir.result(round), result.to_toml());
+    mail.plan.file(ctx.dir.public(round), reports.public.clone());
+    let subject_round = format!("{}: round {round}", ctx.config.title);
+    for (player, text) in &reports.private {
+        mail.plan.file(ctx.dir.private(round, player), text.clone());
+    }
+    for (player, text) in &reports.private {
+        let public = Mail {
+            round,
+            kind: MailKind::Public,
+            to: player.clone(),
+            seq: 0,
+            subject: format!("{subject_round} results"),
+            body: reports.public.clone(),
+            date: opts.now,
+        };
+        mail.queue(public)?;
+        let private = Mail {
+            round,
+            kind: MailKind::Private,
+            to: player.clone(),
+            seq: 0,
+            subject: format!("{subject_round}, your private report"),
+            body: text.clone(),
+            date: opts.now,
+        };
+        mail.queue(private)?;
+    }
+    if let Some(next) = next_round {
+        mail.plan.dir(ctx.dir.submissions(next));
+    }
+    *file = StateFile { receipts_applied: 0, game: resolution.state };
+    mail.report.resolved = Some(round);
+    Ok(())
+}
+
+/// Applies an archived version again (crash recovery and `replay`): a refused version changes
+/// nothing; any other is read from its `received/` copy and given to the rules.
+pub fn reapply<G: Game>(ctx: &GameContext, state: &mut G::State, round: u32, receipt: &Receipt) -> Result<Outcome> {
+    let mut outcome = if receipt.refused {
+        Outcome::refused(Problem::general(receipt.problems.join("; ")))
+    } else {
+        let path = ctx.dir.received(round, &receipt.player, receipt.n);
+        let text = crate::game_dir::read_string(&path)?;
+        let doc = Doc::parse(&text).map_err(|p| Error::invalid(&path, format!("{}", p.line.unwrap_or(0)), p.message))?;
+        G::receive(state, &receipt.player, &doc)
+    };
+    if !outcome.valid && outcome.if_not_fixed.is_none() && G::expected(state).contains(&receipt.player) {
+        outcome.if_not_fixed = Some(G::if_not_fixed(state, &receipt.player));
+    }
+    Ok(outcome)
+}
+
+/// Queues messages into the plan: one .eml per message, unless it is already in `outbox/` or
+/// `sent/`, and only for players with a mail address when mail is on.
+struct Mailer<'a> {
+    ctx: &'a GameContext,
+    plan: &'a mut Plan,
+    report: &'a mut TickReport,
+}
+
+impl Mailer<'_> {
+    fn acknowledge(
+        &mut self,
+        renderer: &Renderer,
+        info: &GameInfo,
+        receipt: &Receipt,
+        seq: usize,
+        outcome: &Outcome,
+    ) -> Result<()> {
+        let at = clock::parse_instant(&receipt.at)
+            .map_err(|m| Error::invalid(self.ctx.dir.receipts(info.round), "receipt.at", m))?;
+        let context = AckContext {
+            game: info,
+            player: self.ctx.player_info(&receipt.player),
+            version: receipt.n,
+            received_at: clock::human(at),
+            valid: outcome.valid,
+            understood: &outcome.understood,
+            problems: outcome.problems.iter().map(Problem::short).collect(),
+            answers: &outcome.answers,
+            if_not_fixed: outcome.if_not_fixed.as_deref(),
+        };
+        let body = renderer.render(Kind::Ack, &context)?;
+        self.report.answers += outcome.answers.len() + outcome.notices.len();
+        self.queue(Mail {
+            round: info.round,
+            kind: MailKind::Ack,
+            to: receipt.player.clone(),
+            seq: receipt.n,
+            subject: format!("{}: round {}, submission received (version {})", info.title, info.round, receipt.n),
+            body,
+            date: at,
+        })?;
+        for notice in &outcome.notices {
+            let body = renderer.render(
+                Kind::Notice,
+                &NoticeContext { game: info, player: self.ctx.player_info(&notice.to), text: &notice.text },
+            )?;
+            self.queue(Mail {
+                round: info.round,
+                kind: MailKind::Notice,
+                to: notice.to.clone(),
+                seq: seq as u32 + 1,
+                subject: format!("{}: round {}, a notice for you", info.title, info.round),
+                body,
+                date: at,
+            })?;
+        }
+        Ok(())
+    }
+
+    fn queue(&mut self, mail: Mail) -> Result<()> {
+        if self.ctx.config.mail.transport == Transport::None {
+            return Ok(());
+        }
+        let Some(player) = self.ctx.config.player(&mail.to) else {
+            return Ok(());
+        };
+        let Some(email) = &player.email else {
+            if !self.report.unmailed.contains(&mail.to) {
+                self.report.unmailed.push(mail.to.clone());
+            }
+            return Ok(());
+        };
+        let name = mail.file_name();
+        if self.ctx.dir.outbox().join(&name).exists() || self.ctx.dir.sent().join(&name).exists() {
+            return Ok(());
+        }
+        let bytes = format_message(&mail, &self.ctx.config.mail, &self.ctx.game_key(), &player.name, email)?;
+        self.plan.file(self.ctx.dir.outbox().join(&name), bytes);
+        self.report.queued.push(name);
+        Ok(())
+    }
+}

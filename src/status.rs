@@ -1,0 +1,79 @@
+//! `status`: where the game stands, for a host at a terminal. Reads only; never writes.
+
+use crate::app::WithGame;
+use crate::clock;
+use crate::context::GameContext;
+use crate::error::Result;
+use crate::game_dir::{SubmissionEntry, read_optional};
+use crate::games::Game;
+use crate::receipts::Receipts;
+use crate::submission::sha256_hex;
+use std::fmt::Write;
+
+pub struct Status<'a> {
+    pub ctx: &'a GameContext,
+    pub now: jiff::Timestamp,
+}
+
+impl WithGame for Status<'_> {
+    type Output = String;
+
+    fn run<G: Game>(self) -> Result<String> {
+        let ctx = self.ctx;
+        let mut out = String::new();
+        let _ = writeln!(out, "{} ({})", ctx.config.title, ctx.config.game.name());
+        let Some(file) = ctx.load_state::<G>()? else {
+            let _ = writeln!(out, "Not set up yet: the first `adjudicate round` deals the game.");
+            return Ok(out);
+        };
+        let state = &file.game;
+        let round = G::round(state);
+        if G::is_over(state) {
+            let _ = writeln!(out, "The game is over (last round {round}).");
+            return Ok(out);
+        }
+        let _ = writeln!(out, "Round {round}");
+        let _ = match ctx.deadline(G::rounds_played(state)) {
+            Some(d) => writeln!(out, "Deadline: {} ({})", clock::human_with_year(d), clock::relative(self.now, d)),
+            None => writeln!(out, "Deadline: none scheduled; resolve with `adjudicate round --force`"),
+        };
+        let receipts_path = ctx.dir.receipts(round);
+        let receipts = match read_optional(&receipts_path)? {
+            Some(text) => Receipts::parse(&receipts_path, &text)?,
+            None => Receipts::default(),
+        };
+        let on_disk: Vec<_> = ctx
+            .dir
+            .submission_entries(round)?
+            .into_iter()
+            .filter_map(|e| match e {
+                SubmissionEntry::File { player, path } => Some((player, path)),
+                SubmissionEntry::Stray { .. } => None,
+            })
+            .collect();
+        let expected = G::expected(state);
+        let valid = expected.iter().filter(|p| G::has_valid(state, p)).count();
+        let _ = writeln!(out, "Valid submissions: {valid} of {}", expected.len());
+        for id in &expected {
+            let last = receipts.last_for(id);
+            let mut text = match (G::has_valid(state, id), last) {
+                (true, Some(r)) => format!("valid (latest version {}{})", r.n, if r.valid { "" } else { ", invalid" }),
+                (true, None) => "valid".to_owned(),
+                (false, Some(r)) => format!("NO valid choice (version {}: {} problem(s))", r.n, r.problems.len()),
+                (false, None) => "nothing received yet".to_owned(),
+            };
+            let pending = on_disk.iter().find(|(p, _)| p == id).is_some_and(|(_, path)| {
+                std::fs::read(path).is_ok_and(|b| last.is_none_or(|r| r.sha256 != sha256_hex(&b)))
+            });
+            if pending {
+                text.push_str("; a new version waits for the next tick");
+            }
+            let _ = writeln!(out, "  {:<12} {text}", id.as_str());
+        }
+        let waiting = std::fs::read_dir(ctx.dir.outbox()).map_or(0, |d| d.count());
+        if waiting > 0 {
+            let _ = writeln!(out, "Outbox: {waiting} message(s) waiting to be sent (`adjudicate send`)");
+        }
+        Ok(out)
+    }
+}
