@@ -84,7 +84,7 @@ pub struct AckContext<'a> {
     pub received_at: String,
     pub valid: bool,
     pub understood: &'a [String],
-    pub problems: Vec<String>,
+    pub problems: &'a [crate::problem::Problem],
     pub answers: &'a [String],
     pub if_not_fixed: Option<&'a str>,
 }
@@ -150,11 +150,13 @@ impl Renderer {
     }
 }
 
-/// Trailing spaces removed, at most one blank line in a row, exactly one final newline.
+/// Trailing spaces removed (but for the signature separator), at most one blank line in a row, exactly one final newline.
 fn tidy(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut blank = true; // also drops leading blank lines
-    for line in text.lines().map(str::trim_end) {
+    for line in text.lines() {
+        // "-- " is the signature separator mail clients look for: keep its space.
+        let line = if line == "-- " { line } else { line.trim_end() };
         if line.is_empty() {
             if !blank {
                 out.push('\n');

@@ -285,7 +285,7 @@ impl Mailer<'_> {
             received_at: clock::human(at),
             valid: outcome.valid,
             understood: &outcome.understood,
-            problems: outcome.problems.iter().map(Problem::short).collect(),
+            problems: &outcome.problems,
             answers: &outcome.answers,
             if_not_fixed: outcome.if_not_fixed.as_deref(),
         };

@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::game_dir::GameDir;
 use crate::player_id::PlayerId;
 use jiff::Timestamp;
-use lettre::message::{Mailbox, header::ContentType};
+use lettre::message::{Mailbox, SinglePart};
 use std::time::{Duration, SystemTime};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,8 +71,7 @@ pub fn format_message(mail: &Mail, config: &MailConfig, game_key: &str, to_name:
         builder = builder.reply_to(reply_to.parse().map_err(|e| bad("mail.reply_to", &e))?);
     }
     let message = builder
-        .header(ContentType::TEXT_PLAIN)
-        .body(mail.body.clone())
+        .singlepart(SinglePart::plain(mail.body.clone()))
         .map_err(|e| Error::Mail(e.to_string()))?;
     Ok(message.formatted())
 }

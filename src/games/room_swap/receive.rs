@@ -131,7 +131,8 @@ fn peeks(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
     let items = match node.as_array("peek") {
         Ok(items) => items,
         Err(p) => {
-            out.problems.push(Problem { message: format!("{} (e.g. peek = [\"bob\"])", p.message), ..p });
+            let example = example_target(state, player);
+            out.problems.push(Problem { message: format!("{} (e.g. peek = [\"{example}\"])", p.message), ..p });
             return;
         }
     };
@@ -191,7 +192,11 @@ fn peeks(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
 
 fn block(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
     let parsed = node.as_table("block").map_err(|p| Problem {
-        message: format!("{} (e.g. block = {{ player = \"bob\", room = \"attic\" }})", p.message),
+        message: format!(
+            "{} (e.g. block = {{ player = \"{}\", room = \"attic\" }})",
+            p.message,
+            example_target(state, player)
+        ),
         ..p
     });
     let table = match parsed {
@@ -201,7 +206,7 @@ fn block(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
     out.problems.extend(table.unknown_keys(&["player", "room"], "block"));
     let target = match table.get("player") {
         Some(n) => read_target(state, player, n, "block.player"),
-        None => Err(Problem::at(node.pos, "block needs a player (block = { player = \"bob\", room = \"attic\" })")),
+        None => Err(Problem::at(node.pos, "block needs a player: one of the other players")),
     };
     let room = match table.get("room") {
         Some(n) => n.as_choice::<Room>("block.room"),
@@ -261,12 +266,12 @@ fn block(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
         match t.fallback.filter(|f| allowed.contains(f)) {
             Some(fb) => {
                 t.room = Some(fb);
-                t.room_note = Some(format!("your fallback, the {}, replaced the blocked {}", fb.title(), room.title()));
+                t.room_note = Some(format!("your fallback, as a Block forbade the {}", room.title()));
                 text.push_str(&format!(" You had chosen it, so your fallback, the {}, is now your room.", fb.title()));
             }
             None => {
                 t.room = None;
-                t.room_note = Some(format!("the {} you had chosen was blocked", room.title()));
+                t.room_note = Some(format!("a Block forbade the {} you had chosen", room.title()));
                 text.push_str(
                     " You had chosen it: send a new version with an allowed room before the deadline, or a random allowed room will be used.",
                 );
@@ -314,6 +319,11 @@ pub fn token_candidates(state: &State, giver: &PlayerId) -> Vec<PlayerId> {
         .filter(|(id, p)| *id != giver && !p.token && !elimination.contains(id))
         .map(|(id, _)| id.clone())
         .collect()
+}
+
+/// Another player of this round, to show in examples.
+fn example_target(state: &State, player: &PlayerId) -> String {
+    state.playing().into_iter().find(|p| p != player).map(|p| p.to_string()).unwrap_or_default()
 }
 
 pub fn default_text(state: &State, player: &PlayerId) -> String {

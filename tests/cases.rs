@@ -1,0 +1,255 @@
+//! Rule cases as data (`games/<id>/cases/*.toml`), run by one runner that names every failing
+//! case. A case file holds one or more `[[case]]`:
+//!
+//! ```toml
+//! [[case]]
+//! name = "a Block moves the target to their fallback"
+//! ruling = "spec room-swap.md, Instant actions: Block"
+//! players = ["a", "b", "c", "d", "e", "f"]      # optional; these six by default
+//! seed = 7                                       # optional
+//! [case.options]                                 # optional: game.toml [options]
+//! [case.start]                                   # optional: merged into the set-up state
+//! players.a.garnets = 1
+//! [[case.step]]                                  # a version received from a player…
+//! player = "c"
+//! submit = 'room = "attic"'
+//! valid = true                                   # optional checks on the outcome
+//! problems = ["forbidden"]                       # each a substring of one problem ([] = none)
+//! answers = ["initial room"]
+//! notices = { d = "forbids you the Basement" }
+//! [[case.step]]                                  # …or the round resolved
+//! resolve = true
+//! public = { scorers = 4 }                       # subset of result.toml [public]
+//! private.d = { room = "attic" }                 # subset of [private.d]
+//! garnets = { c = -5 }                           # subset of [garnets]
+//! state = { players.c.block_used = true }        # subset of the new state
+//! ```
+
+use crate::support::{manifest_dir, subset_mismatch};
+use adjudicate::app::{WithGame, dispatch};
+use adjudicate::config::PlayerConfig;
+use adjudicate::doc::Doc;
+use adjudicate::games::{Game, GameId, Setup};
+use adjudicate::player_id::PlayerId;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseFile {
+    case: Vec<Case>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    name: String,
+    ruling: String,
+    #[serde(default = "six_players")]
+    players: Vec<String>,
+    #[serde(default = "default_seed")]
+    seed: u64,
+    #[serde(default)]
+    options: toml::Table,
+    #[serde(default)]
+    start: toml::Table,
+    step: Vec<Step>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct Step {
+    player: Option<String>,
+    submit: Option<String>,
+    valid: Option<bool>,
+    problems: Option<Vec<String>>,
+    answers: Option<Vec<String>>,
+    /// Recipient -> substring of the notice; `{}` means no notice at all.
+    notices: Option<toml::Table>,
+    #[serde(default)]
+    resolve: bool,
+    public: Option<toml::Table>,
+    #[serde(default)]
+    private: toml::Table,
+    garnets: Option<toml::Table>,
+    state: Option<toml::Table>,
+}
+
+fn six_players() -> Vec<String> {
+    ["a", "b", "c", "d", "e", "f"].map(String::from).to_vec()
+}
+
+fn default_seed() -> u64 {
+    20261130
+}
+
+struct RunCase<'a> {
+    case: &'a Case,
+}
+
+impl WithGame for RunCase<'_> {
+    type Output = Vec<String>;
+
+    fn run<G: Game>(self) -> adjudicate::error::Result<Vec<String>> {
+        Ok(run_case::<G>(self.case))
+    }
+}
+
+/// Runs one case; returns what went wrong (empty: the case passes).
+fn run_case<G: Game>(case: &Case) -> Vec<String> {
+    let players: Vec<PlayerConfig> = case
+        .players
+        .iter()
+        .map(|id| PlayerConfig {
+            id: PlayerId::parse(id).expect("case player ids are valid"),
+            name: id.clone(),
+            email: None,
+            chat: None,
+            garnets: 10,
+            extra: toml::Table::new(),
+        })
+        .collect();
+    let setup = Setup { players: &players, options: &case.options, seed: case.seed };
+    let mut state = match G::setup(&setup) {
+        Ok(s) => s,
+        Err(e) => return vec![format!("setup failed: {}: {}", e.key, e.message)],
+    };
+    if !case.start.is_empty() {
+        let mut tree = toml::Table::try_from(&state).expect("state serializes");
+        merge(&mut tree, &case.start);
+        state = match tree.try_into() {
+            Ok(s) => s,
+            Err(e) => return vec![format!("[start] does not make a valid state: {e}")],
+        };
+    }
+    let mut failures = Vec::new();
+    for (i, step) in case.step.iter().enumerate() {
+        let at = format!("step {}", i + 1);
+        if step.resolve {
+            let resolution = G::resolve(&state, case.seed);
+            let result = toml::Table::try_from(&resolution.result).expect("results serialize");
+            let next = toml::Table::try_from(&resolution.state).expect("state serializes");
+            let checks = [("public", step.public.as_ref(), result.get("public")), ("garnets", step.garnets.as_ref(), result.get("garnets"))];
+            for (what, expected, actual) in checks {
+                if let Some(expected) = expected {
+                    let actual = actual.cloned().unwrap_or(toml::Value::Table(Default::default()));
+                    if let Some(m) = subset_mismatch(&toml::Value::Table(expected.clone()), &actual, what) {
+                        failures.push(format!("{at}: {m}"));
+                    }
+                }
+            }
+            for (player, expected) in &case_private(step) {
+                let actual = result.get("private").and_then(|p| p.get(player)).cloned().unwrap_or(toml::Value::Table(Default::default()));
+                if let Some(m) = subset_mismatch(expected, &actual, &format!("private.{player}")) {
+                    failures.push(format!("{at}: {m}"));
+                }
+            }
+            if let Some(expected) = &step.state
+                && let Some(m) = subset_mismatch(&toml::Value::Table(expected.clone()), &toml::Value::Table(next), "state")
+            {
+                failures.push(format!("{at}: {m}"));
+            }
+            state = resolution.state;
+            continue;
+        }
+        let (Some(player), Some(submit)) = (&step.player, &step.submit) else {
+            failures.push(format!("{at}: a step needs `resolve = true` or `player` and `submit`"));
+            break;
+        };
+        let player = PlayerId::parse(player).expect("step player ids are valid");
+        let outcome = match Doc::parse(submit) {
+            Ok(doc) => G::receive(&mut state, &player, &doc),
+            Err(problem) => adjudicate::games::Outcome::refused(problem),
+        };
+        let problems: Vec<String> = outcome.problems.iter().map(|p| p.short()).collect();
+        if let Some(valid) = step.valid
+            && valid != outcome.valid
+        {
+            failures.push(format!("{at}: valid = {}, expected {valid} (problems: {problems:?})", outcome.valid));
+        }
+        let lists = [("problems", &step.problems, &problems), ("answers", &step.answers, &outcome.answers)];
+        for (what, expected, actual) in lists {
+            match expected {
+                Some(e) if e.is_empty() && !actual.is_empty() => failures.push(format!("{at}: expected no {what}, got {actual:?}")),
+                Some(e) => {
+                    for want in e {
+                        if !actual.iter().any(|a| a.contains(want.as_str())) {
+                            failures.push(format!("{at}: no {what} contains {want:?}; got {actual:?}"));
+                        }
+                    }
+                }
+                None => {}
+            }
+        }
+        if let Some(notices) = &step.notices {
+            for (to, want) in notices {
+                let want = want.as_str().unwrap_or_default();
+                if !outcome.notices.iter().any(|n| n.to.as_str() == to && n.text.contains(want)) {
+                    failures.push(format!("{at}: no notice to {to} contains {want:?}; got {:?}", outcome.notices));
+                }
+            }
+            if outcome.notices.len() != notices.len() {
+                failures.push(format!("{at}: {} notice(s), expected {}: {:?}", outcome.notices.len(), notices.len(), outcome.notices));
+            }
+        }
+    }
+    failures
+}
+
+fn case_private(step: &Step) -> Vec<(String, toml::Value)> {
+    step.private.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+}
+
+/// Deep-merges `over` into `base` (tables merge, everything else replaces).
+fn merge(base: &mut toml::Table, over: &toml::Table) {
+    for (key, value) in over {
+        match (base.get_mut(key), value) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
+            _ => {
+                base.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
+fn case_files(game: &str) -> Vec<PathBuf> {
+    let folder = manifest_dir().join("games").join(game).join("cases");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn run_game_cases(game: GameId) -> usize {
+    let files = case_files(game.name());
+    assert!(!files.is_empty(), "no cases for {}", game.name());
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let cases: CaseFile = toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        for case in &cases.case {
+            count += 1;
+            assert!(!case.ruling.trim().is_empty(), "{}: {} names no ruling", file.display(), case.name);
+            let result = dispatch(game, RunCase { case }, PathBuf::from("case")).expect("game has an engine");
+            for f in result {
+                failures.push(format!("{} / {}: {f}", short(file), case.name));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failing check(s) in {count} cases:\n{}", failures.len(), failures.join("\n"));
+    count
+}
+
+fn short(path: &Path) -> String {
+    path.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+#[test]
+fn room_swap_rule_cases() {
+    let count = run_game_cases(GameId::RoomSwap);
+    assert!(count >= 40, "only {count} Room Swap cases");
+}

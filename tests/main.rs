@@ -1,0 +1,12 @@
+//! The integration tests: one binary, one module per concern. Fixtures are found through
+//! `CARGO_MANIFEST_DIR`; game directories are real temporary directories; the CLI is the built
+//! binary.
+
+mod support;
+
+mod bad_input;
+mod cases;
+mod cli;
+mod example;
+mod secrecy;
+mod tick;

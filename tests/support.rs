@@ -1,0 +1,105 @@
+//! Shared test helpers: fixture paths, real temporary game directories, running the built binary,
+//! and the subset comparison the rule cases use.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn example_dir() -> PathBuf {
+    manifest_dir().join("games/room-swap/example")
+}
+
+/// `Some(description)` if `expected` is not contained in `actual`: tables are compared key by key
+/// (extra keys in `actual` are fine), everything else must be equal.
+pub fn subset_mismatch(expected: &toml::Value, actual: &toml::Value, path: &str) -> Option<String> {
+    match (expected, actual) {
+        (toml::Value::Table(e), toml::Value::Table(a)) => e.iter().find_map(|(k, ev)| match a.get(k) {
+            Some(av) => subset_mismatch(ev, av, &format!("{path}.{k}")),
+            None => Some(format!("{path}.{k} is missing (expected {ev})")),
+        }),
+        (e, a) if e == a => None,
+        (e, a) => Some(format!("{path} = {a}, expected {e}")),
+    }
+}
+
+/// The result of one run of the binary.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl From<Output> for Run {
+    fn from(o: Output) -> Run {
+        Run {
+            code: o.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        }
+    }
+}
+
+pub fn adjudicate<I, S>(args: I) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    Command::new(env!("CARGO_BIN_EXE_adjudicate")).args(args).output().expect("the binary runs").into()
+}
+
+/// A fresh game directory holding a copy of the example's game.toml (and nothing else).
+pub fn example_game() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::copy(example_dir().join("game.toml"), tmp.path().join("game.toml")).unwrap();
+    tmp
+}
+
+/// Writes a submission into the current round's folder, as a player or `ingest` would.
+pub fn submit(dir: &Path, round: u32, player: &str, text: &str) {
+    let folder = dir.join(format!("rounds/{round:03}/submissions"));
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join(format!("{player}.toml")), text).unwrap();
+}
+
+/// `adjudicate round DIR --now NOW [extra…]`, asserting exit 0.
+pub fn tick(dir: &Path, now: &str, extra: &[&str]) -> Run {
+    let mut args = vec!["round".to_owned(), dir.display().to_string(), "--now".into(), now.into()];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let run = adjudicate(&args);
+    assert_eq!(run.code, 0, "round failed: {}{}", run.stdout, run.stderr);
+    run
+}
+
+/// Every file under `dir` (relative path -> bytes), the lock file excepted.
+pub fn snapshot(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file() && e.file_name() != ".adjudicate.lock")
+        .map(|e| (e.path().strip_prefix(dir).unwrap().to_path_buf(), std::fs::read(e.path()).unwrap()))
+        .collect()
+}
+
+/// Plays the example's script (`games/room-swap/example/script`) into `dir`, the same way
+/// `make demo` does: each line is `NOW FILE…`; files are copied into the current round's
+/// `submissions/` (`r2/bob.v2.toml` -> `rounds/002/submissions/bob.toml`), then a tick runs at NOW.
+pub fn play_script(dir: &Path) -> Vec<Run> {
+    let script = std::fs::read_to_string(example_dir().join("script")).unwrap();
+    let mut runs = Vec::new();
+    for line in script.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let mut words = line.split_whitespace();
+        let now = words.next().unwrap();
+        for file in words {
+            let (folder, name) = file.split_once('/').unwrap();
+            let round: u32 = folder.trim_start_matches('r').parse().unwrap();
+            let player = name.split('.').next().unwrap();
+            let text = std::fs::read_to_string(example_dir().join("submissions").join(file)).unwrap();
+            submit(dir, round, player, &text);
+        }
+        runs.push(tick(dir, now, &["-q"]));
+    }
+    runs
+}
