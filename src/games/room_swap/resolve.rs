@@ -56,6 +56,7 @@ struct Final {
 #[derive(Serialize)]
 struct TokenGift {
     giver: PlayerId,
+    elimination: Vec<PlayerId>,
     #[serde(skip_serializing_if = "Option::is_none")]
     to: Option<PlayerId>,
     eligible_opponents: Vec<PlayerId>,
@@ -176,7 +177,8 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
                 next.players.get_mut(to).expect("checked on receipt").token = true;
             }
             next.phase = Phase::Over;
-            public.token_gift = Some(TokenGift { giver, to, eligible_opponents: Vec::new() });
+            let elimination = state.outcome.as_ref().map(|o| o.elimination.clone()).unwrap_or_default();
+            public.token_gift = Some(TokenGift { giver, elimination, to, eligible_opponents: Vec::new() });
             let eligible = eligible_opponents(&next);
             if let Some(gift) = public.token_gift.as_mut() {
                 gift.eligible_opponents = eligible;
@@ -208,7 +210,7 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
                 None => (None, None),
             };
             let report = Private {
-                played: playing.contains(id),
+                played: final_rooms.contains_key(id),
                 room,
                 room_source: source,
                 room_note: state.players[id].live.room_note.clone(),

@@ -1,0 +1,30 @@
+# The two set-up commands of the README: `make demo` and `make test`.
+CARGO ?= cargo
+BIN := target/release/adjudicate
+DEMO_DIR ?= demo-out
+
+.PHONY: build demo test check bench clean-demo
+
+build:
+	$(CARGO) build --release --locked
+
+## Plays the sample Room Swap game round by round into $(DEMO_DIR)/ and prints the reports.
+demo: build
+	bash scripts/demo.sh $(BIN) $(DEMO_DIR)
+
+## Unit tests, rule cases and the integration tests (the built binary on real temp directories).
+test:
+	$(CARGO) test --locked --all-targets
+
+## What CI should keep green: formatting, lints, tests.
+check:
+	$(CARGO) fmt --check
+	$(CARGO) clippy --locked --all-targets -- -D warnings
+	$(MAKE) test
+
+## Speed targets (never asserted in tests): see scripts/bench.sh.
+bench: build
+	bash scripts/bench.sh $(BIN)
+
+clean-demo:
+	rm -rf $(DEMO_DIR)
