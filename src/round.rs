@@ -202,6 +202,9 @@ fn play_round<G: Game>(
         return Ok(());
     }
 
+    // Reports are dated at the deadline that made them due (so a tick that is re-run after a crash
+    // writes the same bytes); a forced or early resolution is dated now.
+    let dated = deadline.filter(|d| opts.now >= *d).unwrap_or(opts.now);
     let resolution = G::resolve(&file.game, ctx.config.seed);
     let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
     let result = ResultFile::new(ctx, round, index, next_round, resolution.result);
@@ -220,7 +223,7 @@ fn play_round<G: Game>(
             seq: 0,
             subject: format!("{subject_round} results"),
             body: reports.public.clone(),
-            date: opts.now,
+            date: dated,
         };
         mail.queue(public)?;
         let private = Mail {
@@ -230,7 +233,7 @@ fn play_round<G: Game>(
             seq: 0,
             subject: format!("{subject_round}, your private report"),
             body: text.clone(),
-            date: opts.now,
+            date: dated,
         };
         mail.queue(private)?;
     }

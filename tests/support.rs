@@ -83,23 +83,36 @@ pub fn snapshot(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
         .collect()
 }
 
-/// Plays the example's script (`games/room-swap/example/script`) into `dir`, the same way
-/// `make demo` does: each line is `NOW FILE…`; files are copied into the current round's
-/// `submissions/` (`r2/bob.v2.toml` -> `rounds/002/submissions/bob.toml`), then a tick runs at NOW.
-pub fn play_script(dir: &Path) -> Vec<Run> {
-    let script = std::fs::read_to_string(example_dir().join("script")).unwrap();
-    let mut runs = Vec::new();
-    for line in script.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-        let mut words = line.split_whitespace();
-        let now = words.next().unwrap();
-        for file in words {
+/// The example's script (`games/room-swap/example/script`): one `(now, files)` per tick.
+pub fn script() -> Vec<(String, Vec<String>)> {
+    let text = std::fs::read_to_string(example_dir().join("script")).unwrap();
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let mut words = line.split_whitespace().map(String::from);
+            (words.next().unwrap(), words.collect())
+        })
+        .collect()
+}
+
+/// Plays the example's script into `dir` the way `make demo` does: each file is copied into its
+/// round's `submissions/` (`r2/bob.v2.toml` -> `rounds/002/submissions/bob.toml`), then a tick runs
+/// at `now`; `after` is called after each tick.
+pub fn play_script_with(dir: &Path, mut after: impl FnMut(&str)) {
+    for (now, files) in script() {
+        for file in files {
             let (folder, name) = file.split_once('/').unwrap();
             let round: u32 = folder.trim_start_matches('r').parse().unwrap();
             let player = name.split('.').next().unwrap();
-            let text = std::fs::read_to_string(example_dir().join("submissions").join(file)).unwrap();
+            let text = std::fs::read_to_string(example_dir().join("submissions").join(&file)).unwrap();
             submit(dir, round, player, &text);
         }
-        runs.push(tick(dir, now, &["-q"]));
+        tick(dir, &now, &["-q"]);
+        after(&now);
     }
-    runs
+}
+
+pub fn play_script(dir: &Path) {
+    play_script_with(dir, |_| {});
 }
