@@ -27,6 +27,12 @@ pub struct StateFile<S> {
     pub game: S,
 }
 
+#[derive(Deserialize)]
+struct Progress {
+    #[serde(default)]
+    receipts_applied: usize,
+}
+
 impl GameContext {
     pub fn load(dir: GameDir) -> Result<GameContext> {
         let path = dir.game_toml();
@@ -44,7 +50,11 @@ impl GameContext {
         let Some(text) = read_optional(&path)? else {
             return Ok(None);
         };
-        let state: StateFile<G::State> = parse_host_file(&path, &text)?;
+        // Parsed in two passes rather than through `StateFile`'s flatten, which would lose the
+        // line and column of an error in the game's part.
+        let game: G::State = parse_host_file(&path, &text)?;
+        let progress: Progress = parse_host_file(&path, &text)?;
+        let state = StateFile { receipts_applied: progress.receipts_applied, game };
         for id in G::expected(&state.game) {
             if self.config.player(&id).is_none() {
                 return Err(Error::invalid(&path, "players", format!("`{id}` is not a player of game.toml")));

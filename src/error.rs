@@ -17,8 +17,9 @@ pub mod exit {
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A host-written file is malformed or inconsistent. `at` is `key` or `line:col: key`.
-    #[error("{}: {at}: {message}", path.display())]
+    /// A host-written file is malformed or inconsistent. `at` is a key (`schedule.every`) or a
+    /// position (`4:8`).
+    #[error("{}{}{at}: {message}", path.display(), if at.starts_with(|c: char| c.is_ascii_digit()) { ":" } else { ": " })]
     Invalid {
         path: PathBuf,
         at: String,
