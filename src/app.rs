@@ -19,9 +19,20 @@ pub enum Verbosity {
 
 #[derive(Debug, Clone)]
 pub enum Command {
-    New { game: String, game_dir: PathBuf, players: Option<PathBuf> },
-    Check { game_dir: PathBuf, file: Option<PathBuf>, player: Option<String> },
-    Status { game_dir: PathBuf, now: Option<jiff::Timestamp> },
+    New {
+        game: String,
+        game_dir: PathBuf,
+        players: Option<PathBuf>,
+    },
+    Check {
+        game_dir: PathBuf,
+        file: Option<PathBuf>,
+        player: Option<String>,
+    },
+    Status {
+        game_dir: PathBuf,
+        now: Option<jiff::Timestamp>,
+    },
     Round {
         game_dir: PathBuf,
         now: Option<jiff::Timestamp>,
@@ -30,9 +41,16 @@ pub enum Command {
         no_send: bool,
         verbosity: Verbosity,
     },
-    Render { game_dir: PathBuf, round: Option<u32> },
-    Replay { game_dir: PathBuf },
-    Send { game_dir: PathBuf },
+    Render {
+        game_dir: PathBuf,
+        round: Option<u32>,
+    },
+    Replay {
+        game_dir: PathBuf,
+    },
+    Send {
+        game_dir: PathBuf,
+    },
 }
 
 /// Work that needs the concrete game type: `dispatch` picks it from game.toml.
@@ -48,7 +66,10 @@ pub fn dispatch<W: WithGame>(game: GameId, work: W, game_toml: PathBuf) -> Resul
         GameId::GodRace | GameId::PlanarControl | GameId::FinalRitual => Err(Error::invalid(
             game_toml,
             "game",
-            format!("`{}` has no engine in this version yet; available: room-swap", game.name()),
+            format!(
+                "`{}` has no engine in this version yet; available: room-swap",
+                game.name()
+            ),
         )),
     }
 }
@@ -65,16 +86,35 @@ pub fn run(command: Command) -> ExitCode {
 
 fn execute(command: Command) -> Result<u8> {
     match command {
-        Command::New { game, game_dir, players } => {
+        Command::New {
+            game,
+            game_dir,
+            players,
+        } => {
             let written = crate::new_game::create(&game, &game_dir, players.as_deref())?;
             println!("Created {} with {written}.", game_dir.display());
-            println!("Edit game.toml, then run: adjudicate round {}", game_dir.display());
+            println!(
+                "Edit game.toml, then run: adjudicate round {}",
+                game_dir.display()
+            );
             Ok(exit::OK)
         }
-        Command::Check { game_dir, file, player } => {
+        Command::Check {
+            game_dir,
+            file,
+            player,
+        } => {
             let ctx = GameContext::load(GameDir::open(game_dir)?)?;
             let game = ctx.config.game;
-            let problems = dispatch(game, crate::check::Check { ctx: &ctx, file, player }, ctx.dir.game_toml())?;
+            let problems = dispatch(
+                game,
+                crate::check::Check {
+                    ctx: &ctx,
+                    file,
+                    player,
+                },
+                ctx.dir.game_toml(),
+            )?;
             for line in &problems {
                 println!("{line}");
             }
@@ -82,23 +122,48 @@ fn execute(command: Command) -> Result<u8> {
                 println!("ok: no problems found");
                 Ok(exit::OK)
             } else {
-                Err(Error::Problems { count: problems.len() })
+                Err(Error::Problems {
+                    count: problems.len(),
+                })
             }
         }
         Command::Status { game_dir, now } => {
             let ctx = GameContext::load(GameDir::open(game_dir)?)?;
             let now = now.unwrap_or_else(jiff::Timestamp::now);
-            let text = dispatch(ctx.config.game, crate::status::Status { ctx: &ctx, now }, ctx.dir.game_toml())?;
+            let text = dispatch(
+                ctx.config.game,
+                crate::status::Status { ctx: &ctx, now },
+                ctx.dir.game_toml(),
+            )?;
             print!("{text}");
             Ok(exit::OK)
         }
-        Command::Round { game_dir, now, force, dry_run, no_send, verbosity } => {
+        Command::Round {
+            game_dir,
+            now,
+            force,
+            dry_run,
+            no_send,
+            verbosity,
+        } => {
             let started = Instant::now();
             let dir = GameDir::open(game_dir)?;
             let _lock = dir.lock()?;
             let ctx = GameContext::load(dir)?;
-            let opts = TickOptions { now: now.unwrap_or_else(jiff::Timestamp::now), force, dry_run, no_send };
-            let report = dispatch(ctx.config.game, Tick { ctx: &ctx, opts: &opts }, ctx.dir.game_toml())?;
+            let opts = TickOptions {
+                now: now.unwrap_or_else(jiff::Timestamp::now),
+                force,
+                dry_run,
+                no_send,
+            };
+            let report = dispatch(
+                ctx.config.game,
+                Tick {
+                    ctx: &ctx,
+                    opts: &opts,
+                },
+                ctx.dir.game_toml(),
+            )?;
             if verbosity == Verbosity::Normal {
                 print!("{}", summary(&ctx, &opts, &report, started));
             }
@@ -107,17 +172,31 @@ fn execute(command: Command) -> Result<u8> {
         Command::Render { game_dir, round } => {
             let ctx = GameContext::load(GameDir::open(game_dir)?)?;
             let rounds = crate::replay::rerender(&ctx, round)?;
-            println!("Re-rendered round(s): {}", rounds.iter().map(u32::to_string).collect::<Vec<_>>().join(", "));
+            println!(
+                "Re-rendered round(s): {}",
+                rounds
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
             Ok(exit::OK)
         }
         Command::Replay { game_dir } => {
             let ctx = GameContext::load(GameDir::open(game_dir)?)?;
-            let outcome = dispatch(ctx.config.game, crate::replay::Replay { ctx: &ctx }, ctx.dir.game_toml())?;
+            let outcome = dispatch(
+                ctx.config.game,
+                crate::replay::Replay { ctx: &ctx },
+                ctx.dir.game_toml(),
+            )?;
             for line in &outcome.differences {
                 println!("{line}");
             }
             if outcome.differences.is_empty() {
-                println!("replay: {} round(s) and {} file(s) reproduced byte for byte", outcome.rounds, outcome.files);
+                println!(
+                    "replay: {} round(s) and {} file(s) reproduced byte for byte",
+                    outcome.rounds, outcome.files
+                );
                 Ok(exit::OK)
             } else {
                 println!("replay: {} difference(s)", outcome.differences.len());
@@ -157,7 +236,11 @@ fn summary(ctx: &GameContext, opts: &TickOptions, r: &TickReport, started: Insta
         out.push_str(&s);
         out.push('\n');
     };
-    let dry = if opts.dry_run { " (dry run: nothing written)" } else { "" };
+    let dry = if opts.dry_run {
+        " (dry run: nothing written)"
+    } else {
+        ""
+    };
     line(format!("{}: round {}{dry}", ctx.config.title, r.round));
     if r.set_up {
         line(format!("set up the game from seed {}", ctx.config.seed));
@@ -180,7 +263,9 @@ fn summary(ctx: &GameContext, opts: &TickOptions, r: &TickReport, started: Insta
         line(format!("answered {} instant action(s)", r.answers));
     }
     match (r.resolved, r.deadline) {
-        (Some(round), _) => line(format!("resolved round {round}: result, announcement and reports written")),
+        (Some(round), _) => line(format!(
+            "resolved round {round}: result, announcement and reports written"
+        )),
         (None, Some(d)) if !r.over => line(format!(
             "round {} not due: deadline {} ({}); {} of {} valid",
             r.round,
@@ -200,7 +285,10 @@ fn summary(ctx: &GameContext, opts: &TickOptions, r: &TickReport, started: Insta
     }
     if !r.unmailed.is_empty() {
         let ids: Vec<_> = r.unmailed.iter().map(|p| p.as_str()).collect();
-        line(format!("no mail address, reports only on disk: {}", ids.join(", ")));
+        line(format!(
+            "no mail address, reports only on disk: {}",
+            ids.join(", ")
+        ));
     }
     for (path, size) in &r.planned {
         let shown = path.strip_prefix(ctx.dir.root()).unwrap_or(path).display();

@@ -31,11 +31,19 @@ impl WithGame for Check<'_> {
             None => crate::round::setup::<G>(ctx)?,
         };
         if let Some(file) = self.file {
-            let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
+            let stem = file
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default()
+                .to_owned();
             let id = self.player.unwrap_or(stem);
             let player = PlayerId::parse(&id)
                 .filter(|p| ctx.config.player(p).is_some())
-                .ok_or_else(|| Error::Usage(format!("`{id}` is not a player of this game; use --player ID")))?;
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "`{id}` is not a player of this game; use --player ID"
+                    ))
+                })?;
             return check_file::<G>(ctx, &mut state, &player, &file);
         }
         let mut lines = Vec::new();
@@ -45,20 +53,31 @@ impl WithGame for Check<'_> {
         let round = G::round(&state);
         for entry in ctx.dir.submission_entries(round)? {
             match entry {
-                SubmissionEntry::Stray { name, reason } => {
-                    lines.push(format!("{}: {reason}", ctx.dir.submissions(round).join(name).display()))
-                }
+                SubmissionEntry::Stray { name, reason } => lines.push(format!(
+                    "{}: {reason}",
+                    ctx.dir.submissions(round).join(name).display()
+                )),
                 SubmissionEntry::File { player, path } if ctx.config.player(&player).is_none() => {
-                    lines.push(format!("{}: no player `{player}` in game.toml", path.display()))
+                    lines.push(format!(
+                        "{}: no player `{player}` in game.toml",
+                        path.display()
+                    ))
                 }
-                SubmissionEntry::File { player, path } => lines.extend(check_file::<G>(ctx, &mut state, &player, &path)?),
+                SubmissionEntry::File { player, path } => {
+                    lines.extend(check_file::<G>(ctx, &mut state, &player, &path)?)
+                }
             }
         }
         Ok(lines)
     }
 }
 
-fn check_file<G: Game>(ctx: &GameContext, state: &mut G::State, player: &PlayerId, path: &Path) -> Result<Vec<String>> {
+fn check_file<G: Game>(
+    ctx: &GameContext,
+    state: &mut G::State,
+    player: &PlayerId,
+    path: &Path,
+) -> Result<Vec<String>> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let shown = path.display().to_string();
     let screened = screen(&bytes, ctx.secrets.tokens.get(player).map(String::as_str));

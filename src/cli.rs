@@ -93,16 +93,43 @@ pub fn parse() -> Command {
 
 fn into_command(cli: Cli) -> Command {
     match cli.command {
-        Sub::New { game, game_dir, players } => Command::New { game, game_dir, players },
-        Sub::Check { game_dir, file, player } => Command::Check { game_dir, file, player },
+        Sub::New {
+            game,
+            game_dir,
+            players,
+        } => Command::New {
+            game,
+            game_dir,
+            players,
+        },
+        Sub::Check {
+            game_dir,
+            file,
+            player,
+        } => Command::Check {
+            game_dir,
+            file,
+            player,
+        },
         Sub::Status { game_dir, now } => Command::Status { game_dir, now },
-        Sub::Round { game_dir, now, force, dry_run, no_send, quiet } => Command::Round {
+        Sub::Round {
             game_dir,
             now,
             force,
             dry_run,
             no_send,
-            verbosity: if quiet { Verbosity::Quiet } else { Verbosity::Normal },
+            quiet,
+        } => Command::Round {
+            game_dir,
+            now,
+            force,
+            dry_run,
+            no_send,
+            verbosity: if quiet {
+                Verbosity::Quiet
+            } else {
+                Verbosity::Normal
+            },
         },
         Sub::Render { game_dir, round } => Command::Render { game_dir, round },
         Sub::Replay { game_dir } => Command::Replay { game_dir },

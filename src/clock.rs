@@ -9,9 +9,9 @@ pub fn parse_instant(text: &str) -> Result<Timestamp, String> {
 }
 
 pub fn parse_duration(text: &str) -> Result<SignedDuration, String> {
-    let d = text
-        .parse::<SignedDuration>()
-        .map_err(|_| format!("`{text}` is not a duration; write e.g. \"24h\", \"90m\" or \"2d 12h\""))?;
+    let d = text.parse::<SignedDuration>().map_err(|_| {
+        format!("`{text}` is not a duration; write e.g. \"24h\", \"90m\" or \"2d 12h\"")
+    })?;
     if d.is_positive() {
         Ok(d)
     } else {
@@ -45,7 +45,11 @@ pub fn relative(from: Timestamp, to: Timestamp) -> String {
         (0, h, m) => format!("{h} h {m} min"),
         (d, h, _) => format!("{d} d {h} h"),
     };
-    if secs > 0 { format!("in {text}") } else { format!("{text} ago") }
+    if secs > 0 {
+        format!("in {text}")
+    } else {
+        format!("{text} ago")
+    }
 }
 
 #[cfg(test)]

@@ -147,7 +147,7 @@ pub fn parse_host_file<T: serde::de::DeserializeOwned>(path: &Path, text: &str) 
                 let pos = LineIndex::new(text).pos(span.start);
                 format!("{}:{}", pos.line, pos.col)
             }
-            None => "-".into(),
+            None => String::new(),
         };
         Error::invalid(path, at, e.message().trim_end().to_owned())
     })
@@ -160,7 +160,11 @@ impl GameConfig {
         let game = GameId::parse(&raw.game).ok_or_else(|| {
             bad(
                 "game",
-                format!("unknown game `{}`; one of {}", raw.game, GameId::all_names().join(", ")),
+                format!(
+                    "unknown game `{}`; one of {}",
+                    raw.game,
+                    GameId::all_names().join(", ")
+                ),
             )
         })?;
         if raw.title.trim().is_empty() {
@@ -169,22 +173,34 @@ impl GameConfig {
         let schedule = raw.schedule.map(|s| parse_schedule(path, s)).transpose()?;
         let mail = parse_mail(path, raw.mail)?;
         if raw.players.is_empty() {
-            return Err(bad("players", "at least one [[players]] entry is needed".into()));
+            return Err(bad(
+                "players",
+                "at least one [[players]] entry is needed".into(),
+            ));
         }
         let mut seen = BTreeSet::new();
         let mut players = Vec::new();
         for (i, p) in raw.players.into_iter().enumerate() {
             let key = format!("players[{i}]");
             if !seen.insert(p.id.clone()) {
-                return Err(bad(&format!("{key}.id"), format!("player id `{}` appears twice", p.id)));
+                return Err(bad(
+                    &format!("{key}.id"),
+                    format!("player id `{}` appears twice", p.id),
+                ));
             }
             if let Some(email) = &p.email {
-                email
-                    .parse::<lettre::Address>()
-                    .map_err(|e| bad(&format!("{key}.email"), format!("`{email}` is not a mail address ({e})")))?;
+                email.parse::<lettre::Address>().map_err(|e| {
+                    bad(
+                        &format!("{key}.email"),
+                        format!("`{email}` is not a mail address ({e})"),
+                    )
+                })?;
             }
             if p.garnets < 0 {
-                return Err(bad(&format!("{key}.garnets"), "must not be negative".into()));
+                return Err(bad(
+                    &format!("{key}.garnets"),
+                    "must not be negative".into(),
+                ));
             }
             players.push(PlayerConfig {
                 name: p.name.unwrap_or_else(|| p.id.to_string()),
@@ -217,7 +233,9 @@ impl GameConfig {
 
 fn parse_schedule(path: &Path, s: RawSchedule) -> Result<Schedule> {
     let bad = |key: &str, msg: String| Error::invalid(path, format!("schedule.{key}"), msg);
-    let instant = |key: &str, d: &toml::value::Datetime| clock::parse_instant(&d.to_string()).map_err(|m| bad(key, m));
+    let instant = |key: &str, d: &toml::value::Datetime| {
+        clock::parse_instant(&d.to_string()).map_err(|m| bad(key, m))
+    };
     let deadlines = s
         .deadlines
         .iter()
@@ -229,10 +247,17 @@ fn parse_schedule(path: &Path, s: RawSchedule) -> Result<Schedule> {
     let first_deadline = match (&s.first_deadline, deadlines.first()) {
         (Some(d), _) => instant("first_deadline", d)?,
         (None, Some(d)) => *d,
-        (None, None) => return Err(bad("first_deadline", "is required (or give `deadlines`)".into())),
+        (None, None) => {
+            return Err(bad(
+                "first_deadline",
+                "is required (or give `deadlines`)".into(),
+            ));
+        }
     };
     let duration = |key: &str, v: &Option<String>| {
-        v.as_deref().map(|t| clock::parse_duration(t).map_err(|m| bad(key, m))).transpose()
+        v.as_deref()
+            .map(|t| clock::parse_duration(t).map_err(|m| bad(key, m)))
+            .transpose()
     };
     Ok(Schedule {
         first_deadline,
@@ -245,7 +270,11 @@ fn parse_schedule(path: &Path, s: RawSchedule) -> Result<Schedule> {
 
 fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig> {
     let Some(raw) = raw else {
-        return Ok(MailConfig { from: None, reply_to: None, transport: Transport::None });
+        return Ok(MailConfig {
+            from: None,
+            reply_to: None,
+            transport: Transport::None,
+        });
     };
     let bad = |key: &str, msg: String| Error::invalid(path, format!("mail.{key}"), msg);
     let transport = match raw.transport.as_str() {
@@ -254,21 +283,37 @@ fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig> {
         "smtp" | "sendmail" => {
             return Err(bad(
                 "transport",
-                format!("`{}` is not available in this version yet; use \"file\" or \"none\"", raw.transport),
+                format!(
+                    "`{}` is not available in this version yet; use \"file\" or \"none\"",
+                    raw.transport
+                ),
             ));
         }
-        other => return Err(bad("transport", format!("`{other}` is not one of none, file, smtp, sendmail"))),
+        other => {
+            return Err(bad(
+                "transport",
+                format!("`{other}` is not one of none, file, smtp, sendmail"),
+            ));
+        }
     };
     for (key, value) in [("from", &raw.from), ("reply_to", &raw.reply_to)] {
         if let Some(v) = value {
-            v.parse::<lettre::message::Mailbox>()
-                .map_err(|e| bad(key, format!("`{v}` is not a mailbox like \"Host <host@example.org>\" ({e})")))?;
+            v.parse::<lettre::message::Mailbox>().map_err(|e| {
+                bad(
+                    key,
+                    format!("`{v}` is not a mailbox like \"Host <host@example.org>\" ({e})"),
+                )
+            })?;
         }
     }
     if transport != Transport::None && raw.from.is_none() {
         return Err(bad("from", "is required when mail is sent".into()));
     }
-    Ok(MailConfig { from: raw.from, reply_to: raw.reply_to, transport })
+    Ok(MailConfig {
+        from: raw.from,
+        reply_to: raw.reply_to,
+        transport,
+    })
 }
 
 impl Secrets {
@@ -279,9 +324,15 @@ impl Secrets {
         for (id, token) in raw.tokens {
             let player = PlayerId::parse(&id)
                 .filter(|p| config.player(p).is_some())
-                .ok_or_else(|| Error::invalid(path, format!("tokens.{id}"), "not a player of game.toml"))?;
+                .ok_or_else(|| {
+                    Error::invalid(path, format!("tokens.{id}"), "not a player of game.toml")
+                })?;
             if token.is_empty() {
-                return Err(Error::invalid(path, format!("tokens.{id}"), "must not be empty"));
+                return Err(Error::invalid(
+                    path,
+                    format!("tokens.{id}"),
+                    "must not be empty",
+                ));
             }
             tokens.insert(player, token);
         }

@@ -42,7 +42,11 @@ impl GameContext {
             Some(text) => Secrets::parse(&secrets_path, &text, &config)?,
             None => Secrets::default(),
         };
-        Ok(GameContext { dir, config, secrets })
+        Ok(GameContext {
+            dir,
+            config,
+            secrets,
+        })
     }
 
     pub fn load_state<G: Game>(&self) -> Result<Option<StateFile<G::State>>> {
@@ -54,10 +58,17 @@ impl GameContext {
         // line and column of an error in the game's part.
         let game: G::State = parse_host_file(&path, &text)?;
         let progress: Progress = parse_host_file(&path, &text)?;
-        let state = StateFile { receipts_applied: progress.receipts_applied, game };
+        let state = StateFile {
+            receipts_applied: progress.receipts_applied,
+            game,
+        };
         for id in G::expected(&state.game) {
             if self.config.player(&id).is_none() {
-                return Err(Error::invalid(&path, "players", format!("`{id}` is not a player of game.toml")));
+                return Err(Error::invalid(
+                    &path,
+                    "players",
+                    format!("`{id}` is not a player of game.toml"),
+                ));
             }
         }
         Ok(Some(state))
@@ -65,7 +76,10 @@ impl GameContext {
 
     /// The deadline of the round with schedule index `index` (rounds resolved before it).
     pub fn deadline(&self, index: u32) -> Option<Timestamp> {
-        self.config.schedule.as_ref().and_then(|s| s.deadline(index))
+        self.config
+            .schedule
+            .as_ref()
+            .and_then(|s| s.deadline(index))
     }
 
     pub fn game_key(&self) -> String {
@@ -79,15 +93,25 @@ impl GameContext {
             round,
             deadline: self.deadline(index).map(clock::human),
             next_round,
-            next_deadline: next_round.and_then(|_| self.deadline(index + 1)).map(clock::human),
-            players: self.config.players.iter().map(|p| (p.id.to_string(), p.name.clone())).collect(),
+            next_deadline: next_round
+                .and_then(|_| self.deadline(index + 1))
+                .map(clock::human),
+            players: self
+                .config
+                .players
+                .iter()
+                .map(|p| (p.id.to_string(), p.name.clone()))
+                .collect(),
         }
     }
 
     pub fn player_info(&self, id: &crate::player_id::PlayerId) -> crate::render::PlayerInfo {
         crate::render::PlayerInfo {
             id: id.to_string(),
-            name: self.config.player(id).map_or_else(|| id.to_string(), |p| p.name.clone()),
+            name: self
+                .config
+                .player(id)
+                .map_or_else(|| id.to_string(), |p| p.name.clone()),
         }
     }
 }

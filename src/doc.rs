@@ -268,7 +268,10 @@ mod tests {
     fn unknown_keys_suggest_the_closest_allowed_key() {
         let doc = Doc::parse("rom = \"attic\"\nzzz = 1\n").unwrap();
         let problems = doc.root().unknown_keys(&["room", "peek"], "a submission");
-        assert_eq!(problems[0].message, "unknown key `rom`, did you mean `room`?");
+        assert_eq!(
+            problems[0].message,
+            "unknown key `rom`, did you mean `room`?"
+        );
         assert_eq!(problems[0].line, Some(1));
         assert!(problems[1].message.contains("may hold: room, peek"));
     }

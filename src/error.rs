@@ -19,7 +19,7 @@ pub mod exit {
 pub enum Error {
     /// A host-written file is malformed or inconsistent. `at` is a key (`schedule.every`) or a
     /// position (`4:8`).
-    #[error("{}{}{at}: {message}", path.display(), if at.starts_with(|c: char| c.is_ascii_digit()) { ":" } else { ": " })]
+    #[error("{}{}{at}: {message}", path.display(), separator(at))]
     Invalid {
         path: PathBuf,
         at: String,
@@ -42,7 +42,11 @@ pub enum Error {
 }
 
 impl Error {
-    pub fn invalid(path: impl Into<PathBuf>, at: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn invalid(
+        path: impl Into<PathBuf>,
+        at: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
         Error::Invalid {
             path: path.into(),
             at: at.into(),
@@ -64,6 +68,15 @@ impl Error {
             Error::Locked { .. } | Error::Mail(_) => exit::TEMPORARY,
             Error::Usage(_) => exit::USAGE,
         }
+    }
+}
+
+/// `file:4:8: …` for a position, `file: key: …` for a key, `file: …` for the whole file.
+fn separator(at: &str) -> &'static str {
+    match at.chars().next() {
+        None => "",
+        Some(c) if c.is_ascii_digit() => ":",
+        Some(_) => ": ",
     }
 }
 

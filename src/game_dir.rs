@@ -40,7 +40,11 @@ impl GameDir {
     pub fn open(root: impl Into<PathBuf>) -> Result<GameDir> {
         let dir = GameDir::new(root);
         if !dir.game_toml().is_file() {
-            return Err(Error::invalid(dir.game_toml(), "-", "no game.toml here; `adjudicate new` makes one"));
+            return Err(Error::invalid(
+                dir.game_toml(),
+                "",
+                "no game.toml here; `adjudicate new` makes one",
+            ));
         }
         Ok(dir)
     }
@@ -67,7 +71,9 @@ impl GameDir {
         self.round(round).join("submissions")
     }
     pub fn received(&self, round: u32, player: &PlayerId, n: u32) -> PathBuf {
-        self.round(round).join("received").join(format!("{player}-{n}.toml"))
+        self.round(round)
+            .join("received")
+            .join(format!("{player}-{n}.toml"))
     }
     pub fn receipts(&self, round: u32) -> PathBuf {
         self.round(round).join("receipts.toml")
@@ -79,7 +85,9 @@ impl GameDir {
         self.round(round).join("public.txt")
     }
     pub fn private(&self, round: u32, player: &PlayerId) -> PathBuf {
-        self.round(round).join("private").join(format!("{player}.txt"))
+        self.round(round)
+            .join("private")
+            .join(format!("{player}.txt"))
     }
     pub fn outbox(&self) -> PathBuf {
         self.root.join("outbox")
@@ -114,17 +122,33 @@ impl GameDir {
             return Ok(Vec::new());
         }
         let mut entries = Vec::new();
-        for entry in walkdir::WalkDir::new(&folder).min_depth(1).max_depth(1).sort_by_file_name() {
+        for entry in walkdir::WalkDir::new(&folder)
+            .min_depth(1)
+            .max_depth(1)
+            .sort_by_file_name()
+        {
             let entry = entry.map_err(|e| Error::io(&folder, e.into()))?;
             let name = entry.file_name().to_string_lossy().into_owned();
             let stem = name.strip_suffix(".toml");
             let player = stem.and_then(PlayerId::parse);
             entries.push(match player {
                 _ if name.starts_with('.') => continue, // editors' swap files, our own temp files
-                _ if !entry.file_type().is_file() => SubmissionEntry::Stray { name, reason: "not a regular file" },
-                None if stem.is_none() => SubmissionEntry::Stray { name, reason: "not a .toml file" },
-                None => SubmissionEntry::Stray { name, reason: "the file name is not <player-id>.toml" },
-                Some(player) => SubmissionEntry::File { player, path: entry.into_path() },
+                _ if !entry.file_type().is_file() => SubmissionEntry::Stray {
+                    name,
+                    reason: "not a regular file",
+                },
+                None if stem.is_none() => SubmissionEntry::Stray {
+                    name,
+                    reason: "not a .toml file",
+                },
+                None => SubmissionEntry::Stray {
+                    name,
+                    reason: "the file name is not <player-id>.toml",
+                },
+                Some(player) => SubmissionEntry::File {
+                    player,
+                    path: entry.into_path(),
+                },
             });
         }
         Ok(entries)
@@ -133,7 +157,7 @@ impl GameDir {
 
 pub fn read_string(path: &Path) -> Result<String> {
     fs::read_to_string(path).map_err(|e| match e.kind() {
-        ErrorKind::InvalidData => Error::invalid(path, "-", "not UTF-8 text"),
+        ErrorKind::InvalidData => Error::invalid(path, "", "not UTF-8 text"),
         _ => Error::io(path, e),
     })
 }
@@ -199,7 +223,13 @@ mod tests {
         let dir = GameDir::new(tmp.path());
         let subs = dir.submissions(1);
         fs::create_dir_all(subs.join("carol.toml")).unwrap();
-        for name in ["alice.toml", "Bob.toml", "notes.txt", "..toml", ".alice.toml.swp"] {
+        for name in [
+            "alice.toml",
+            "Bob.toml",
+            "notes.txt",
+            "..toml",
+            ".alice.toml.swp",
+        ] {
             fs::write(subs.join(name), "room = \"attic\"").unwrap();
         }
         let entries = dir.submission_entries(1).unwrap();

@@ -25,13 +25,26 @@ struct PlayersFile {
 /// Writes `game_dir/game.toml`; returns a description of what was written.
 pub fn create(game: &str, game_dir: &Path, players: Option<&Path>) -> Result<String> {
     let id = GameId::parse(game).ok_or_else(|| {
-        Error::Usage(format!("unknown game `{game}`; one of {}", GameId::all_names().join(", ")))
+        Error::Usage(format!(
+            "unknown game `{game}`; one of {}",
+            GameId::all_names().join(", ")
+        ))
     })?;
     if id != GameId::RoomSwap {
-        return Err(Error::Usage(format!("`{game}` has no engine in this version yet; available: room-swap")));
+        return Err(Error::Usage(format!(
+            "`{game}` has no engine in this version yet; available: room-swap"
+        )));
     }
-    if game_dir.exists() && std::fs::read_dir(game_dir).map_err(|e| Error::io(game_dir, e))?.next().is_some() {
-        return Err(Error::Usage(format!("{} exists and is not empty", game_dir.display())));
+    if game_dir.exists()
+        && std::fs::read_dir(game_dir)
+            .map_err(|e| Error::io(game_dir, e))?
+            .next()
+            .is_some()
+    {
+        return Err(Error::Usage(format!(
+            "{} exists and is not empty",
+            game_dir.display()
+        )));
     }
     let players_toml = match players {
         Some(path) => {

@@ -14,7 +14,8 @@ impl PlayerId {
         let first_ok = chars
             .next()
             .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
-        let rest_ok = chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-');
+        let rest_ok =
+            chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-');
         (first_ok && rest_ok && text.len() <= 32).then(|| PlayerId(text.to_owned()))
     }
 

@@ -82,8 +82,14 @@ impl<'a> LineIndex<'a> {
         let offset = offset.min(self.text.len());
         let line = self.starts.partition_point(|&s| s <= offset) - 1;
         let start = self.starts[line];
-        let col = self.text.get(start..offset).map_or(1, |s| s.chars().count() + 1);
-        Pos { line: line + 1, col }
+        let col = self
+            .text
+            .get(start..offset)
+            .map_or(1, |s| s.chars().count() + 1);
+        Pos {
+            line: line + 1,
+            col,
+        }
     }
 }
 

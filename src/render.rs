@@ -14,12 +14,30 @@ use tera::Tera;
 
 /// (name, built-in source). Names are `<game-id>/<file>` or `common/<file>`.
 const BUILT_IN: &[(&str, &str)] = &[
-    ("common/ack.txt.tera", include_str!("../templates/common/ack.txt.tera")),
-    ("common/notice.txt.tera", include_str!("../templates/common/notice.txt.tera")),
-    ("common/footer.txt.tera", include_str!("../templates/common/footer.txt.tera")),
-    ("room-swap/public.txt.tera", include_str!("../templates/room-swap/public.txt.tera")),
-    ("room-swap/private.txt.tera", include_str!("../templates/room-swap/private.txt.tera")),
-    ("room-swap/ack.txt.tera", include_str!("../templates/room-swap/ack.txt.tera")),
+    (
+        "common/ack.txt.tera",
+        include_str!("../templates/common/ack.txt.tera"),
+    ),
+    (
+        "common/notice.txt.tera",
+        include_str!("../templates/common/notice.txt.tera"),
+    ),
+    (
+        "common/footer.txt.tera",
+        include_str!("../templates/common/footer.txt.tera"),
+    ),
+    (
+        "room-swap/public.txt.tera",
+        include_str!("../templates/room-swap/public.txt.tera"),
+    ),
+    (
+        "room-swap/private.txt.tera",
+        include_str!("../templates/room-swap/private.txt.tera"),
+    ),
+    (
+        "room-swap/ack.txt.tera",
+        include_str!("../templates/room-swap/ack.txt.tera"),
+    ),
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,10 +148,18 @@ impl Renderer {
             templates.push((name.to_string(), text));
         }
         if let Err(e) = tera.add_raw_templates(templates) {
-            let path = sources.values().next().cloned().unwrap_or_else(|| overrides.to_path_buf());
+            let path = sources
+                .values()
+                .next()
+                .cloned()
+                .unwrap_or_else(|| overrides.to_path_buf());
             return Err(Error::invalid(path, "template", error_chain(&e)));
         }
-        Ok(Renderer { tera, game, sources })
+        Ok(Renderer {
+            tera,
+            game,
+            sources,
+        })
     }
 
     pub fn render<C: Serialize>(&self, kind: Kind, context: &C) -> Result<String> {
@@ -143,7 +169,11 @@ impl Renderer {
         };
         let ctx = tera::Context::from_serialize(context).expect("contexts serialize to maps");
         let text = self.tera.render(&name, &ctx).map_err(|e| {
-            let path = self.sources.get(&name).cloned().unwrap_or_else(|| PathBuf::from(format!("templates/{name}")));
+            let path = self
+                .sources
+                .get(&name)
+                .cloned()
+                .unwrap_or_else(|| PathBuf::from(format!("templates/{name}")));
             Error::invalid(path, "template", error_chain(&e))
         })?;
         Ok(tidy(&text))
@@ -187,10 +217,21 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 
 /// `{{ text | wrap(width=72, indent="  ") }}`: fills words into lines of at most `width` columns;
 /// lines after the first start with `indent`.
-fn wrap_filter(value: &tera::Value, args: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
-    let text = value.as_str().ok_or_else(|| tera::Error::msg("wrap expects a string"))?;
-    let width = args.get("width").and_then(tera::Value::as_u64).unwrap_or(72) as usize;
-    let indent = args.get("indent").and_then(tera::Value::as_str).unwrap_or("");
+fn wrap_filter(
+    value: &tera::Value,
+    args: &HashMap<String, tera::Value>,
+) -> tera::Result<tera::Value> {
+    let text = value
+        .as_str()
+        .ok_or_else(|| tera::Error::msg("wrap expects a string"))?;
+    let width = args
+        .get("width")
+        .and_then(tera::Value::as_u64)
+        .unwrap_or(72) as usize;
+    let indent = args
+        .get("indent")
+        .and_then(tera::Value::as_str)
+        .unwrap_or("");
     Ok(tera::Value::String(wrap(text, width, indent)))
 }
 
@@ -222,9 +263,20 @@ mod tests {
     fn wrap_fills_lines_and_indents_continuations() {
         let text = "Send a new version with an allowed room before the deadline, or a random room is used.";
         let wrapped = wrap(text, 30, "  ");
-        assert!(wrapped.lines().all(|l| l.chars().count() <= 30), "{wrapped}");
-        assert!(wrapped.lines().skip(1).all(|l| l.starts_with("  ") && !l.starts_with("   ")));
-        assert_eq!(wrapped.split_whitespace().collect::<Vec<_>>(), text.split_whitespace().collect::<Vec<_>>());
+        assert!(
+            wrapped.lines().all(|l| l.chars().count() <= 30),
+            "{wrapped}"
+        );
+        assert!(
+            wrapped
+                .lines()
+                .skip(1)
+                .all(|l| l.starts_with("  ") && !l.starts_with("   "))
+        );
+        assert_eq!(
+            wrapped.split_whitespace().collect::<Vec<_>>(),
+            text.split_whitespace().collect::<Vec<_>>()
+        );
     }
 
     #[test]

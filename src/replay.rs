@@ -45,7 +45,9 @@ impl WithGame for Replay<'_> {
             for receipt in &receipts.list {
                 let outcome = reapply::<G>(ctx, &mut state, round, receipt)?;
                 let problems: Vec<String> = outcome.problems.iter().map(Problem::short).collect();
-                if !receipt.refused && (outcome.valid != receipt.valid || problems != receipt.problems) {
+                if !receipt.refused
+                    && (outcome.valid != receipt.valid || problems != receipt.problems)
+                {
                     out.differences.push(format!(
                         "{}: {} version {}: the rules now say valid = {}, problems = {:?}",
                         receipts_path.display(),
@@ -73,8 +75,14 @@ impl WithGame for Replay<'_> {
             applied = 0;
             out.rounds += 1;
         }
-        let file = StateFile { receipts_applied: applied, game: state };
-        out.compare(&ctx.dir.state_toml(), toml::to_string(&file).expect("state serializes").as_bytes())?;
+        let file = StateFile {
+            receipts_applied: applied,
+            game: state,
+        };
+        out.compare(
+            &ctx.dir.state_toml(),
+            toml::to_string(&file).expect("state serializes").as_bytes(),
+        )?;
         Ok(out)
     }
 }
@@ -84,10 +92,14 @@ impl ReplayOutcome {
         self.files += 1;
         match std::fs::read(path) {
             Ok(actual) if actual == expected => {}
-            Ok(actual) => self.differences.push(format!("{}: differs{}", path.display(), first_difference(&actual, expected))),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                self.differences.push(format!("{}: missing from the archive", path.display()))
-            }
+            Ok(actual) => self.differences.push(format!(
+                "{}: differs{}",
+                path.display(),
+                first_difference(&actual, expected)
+            )),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => self
+                .differences
+                .push(format!("{}: missing from the archive", path.display())),
             Err(e) => return Err(Error::io(path, e)),
         }
         Ok(())
@@ -102,7 +114,11 @@ fn first_difference(actual: &[u8], expected: &[u8]) -> String {
             return format!(" at line {}: archive has {a:?}, replay gives {e:?}", i + 1);
         }
     }
-    format!(" in length ({} vs {} lines)", actual.lines().count(), expected.lines().count())
+    format!(
+        " in length ({} vs {} lines)",
+        actual.lines().count(),
+        expected.lines().count()
+    )
 }
 
 /// The resolved rounds on disk, in order.
@@ -112,9 +128,16 @@ pub fn resolved_rounds(ctx: &GameContext) -> Result<Vec<u32>> {
         return Ok(Vec::new());
     }
     let mut found = Vec::new();
-    for entry in walkdir::WalkDir::new(&rounds).min_depth(1).max_depth(1).sort_by_file_name() {
+    for entry in walkdir::WalkDir::new(&rounds)
+        .min_depth(1)
+        .max_depth(1)
+        .sort_by_file_name()
+    {
         let entry = entry.map_err(|e| Error::io(&rounds, e.into()))?;
-        if let Some(n) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok())
+        if let Some(n) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
             && ctx.dir.result(n).is_file()
         {
             found.push(n);
@@ -128,7 +151,11 @@ pub fn rerender(ctx: &GameContext, round: Option<u32>) -> Result<Vec<u32>> {
     let renderer = Renderer::new(ctx.config.game, &ctx.dir.templates())?;
     let rounds = match round {
         Some(n) if ctx.dir.result(n).is_file() => vec![n],
-        Some(n) => return Err(Error::Usage(format!("round {n} has no result.toml: it has not been resolved"))),
+        Some(n) => {
+            return Err(Error::Usage(format!(
+                "round {n} has no result.toml: it has not been resolved"
+            )));
+        }
         None => resolved_rounds(ctx)?,
     };
     for &n in &rounds {

@@ -42,14 +42,22 @@ pub struct Reports {
 }
 
 impl ResultFile {
-    pub fn new(ctx: &GameContext, round: u32, index: u32, next_round: Option<u32>, result: RoundResult) -> ResultFile {
+    pub fn new(
+        ctx: &GameContext,
+        round: u32,
+        index: u32,
+        next_round: Option<u32>,
+        result: RoundResult,
+    ) -> ResultFile {
         ResultFile {
             meta: Meta {
                 game: ctx.config.game.name().to_owned(),
                 round,
                 index,
                 next_round,
-                next_deadline: next_round.and_then(|_| ctx.deadline(index + 1)).map(clock::rfc3339),
+                next_deadline: next_round
+                    .and_then(|_| ctx.deadline(index + 1))
+                    .map(clock::rfc3339),
             },
             public: result.public,
             private: result.private,
@@ -70,7 +78,13 @@ impl ResultFile {
         if let Some(next) = &self.meta.next_deadline {
             game.next_deadline = clock::parse_instant(next).ok().map(clock::human);
         }
-        let public = renderer.render(Kind::Public, &PublicContext { game: &game, public: &self.public })?;
+        let public = renderer.render(
+            Kind::Public,
+            &PublicContext {
+                game: &game,
+                public: &self.public,
+            },
+        )?;
         let empty = toml::Table::new();
         let private = ctx
             .config

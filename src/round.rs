@@ -70,7 +70,10 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
         Some(f) => f.clone(),
         None => {
             report.set_up = true;
-            StateFile { receipts_applied: 0, game: setup::<G>(ctx)? }
+            StateFile {
+                receipts_applied: 0,
+                game: setup::<G>(ctx)?,
+            }
         }
     };
     report.round = G::round(&file.game);
@@ -124,7 +127,12 @@ fn play_round<G: Game>(
         return Err(Error::invalid(
             ctx.dir.state_toml(),
             "receipts_applied",
-            format!("is {} but {} holds {} receipts", file.receipts_applied, receipts_path.display(), receipts.list.len()),
+            format!(
+                "is {} but {} holds {} receipts",
+                file.receipts_applied,
+                receipts_path.display(),
+                receipts.list.len()
+            ),
         ));
     }
     let mut mail = Mailer { ctx, plan, report };
@@ -140,18 +148,25 @@ fn play_round<G: Game>(
     for entry in ctx.dir.submission_entries(round)? {
         let (player, path) = match entry {
             crate::game_dir::SubmissionEntry::Stray { name, reason } => {
-                mail.report.strays.push(format!("{name}: {reason}; ignored"));
+                mail.report
+                    .strays
+                    .push(format!("{name}: {reason}; ignored"));
                 continue;
             }
             crate::game_dir::SubmissionEntry::File { player, path } => (player, path),
         };
         if ctx.config.player(&player).is_none() {
-            mail.report.strays.push(format!("{player}.toml: no player `{player}` in game.toml; ignored"));
+            mail.report.strays.push(format!(
+                "{player}.toml: no player `{player}` in game.toml; ignored"
+            ));
             continue;
         }
         let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
         let sha256 = sha256_hex(&bytes);
-        if receipts.last_for(&player).is_some_and(|r| r.sha256 == sha256) {
+        if receipts
+            .last_for(&player)
+            .is_some_and(|r| r.sha256 == sha256)
+        {
             continue;
         }
         let n = receipts.next_n(&player);
@@ -161,10 +176,14 @@ fn play_round<G: Game>(
             Ok(doc) => G::receive(&mut file.game, &player, doc),
             Err(problem) => Outcome::refused(problem.clone()),
         };
-        if !outcome.valid && outcome.if_not_fixed.is_none() && G::expected(&file.game).contains(&player) {
+        if !outcome.valid
+            && outcome.if_not_fixed.is_none()
+            && G::expected(&file.game).contains(&player)
+        {
             outcome.if_not_fixed = Some(G::if_not_fixed(&file.game, &player));
         }
-        mail.plan.file(ctx.dir.received(round, &player, n), screened.archive);
+        mail.plan
+            .file(ctx.dir.received(round, &player, n), screened.archive);
         let receipt = Receipt {
             player: player.clone(),
             n,
@@ -192,7 +211,10 @@ fn play_round<G: Game>(
 
     let expected = G::expected(&file.game);
     mail.report.expected = expected.len();
-    mail.report.valid = expected.iter().filter(|p| G::has_valid(&file.game, p)).count();
+    mail.report.valid = expected
+        .iter()
+        .filter(|p| G::has_valid(&file.game, p))
+        .count();
     let deadline = ctx.deadline(index);
     mail.report.deadline = deadline;
     let early = ctx.config.schedule.as_ref().is_some_and(|s| s.early_close)
@@ -210,7 +232,8 @@ fn play_round<G: Game>(
     let result = ResultFile::new(ctx, round, index, next_round, resolution.result);
     let reports = result.render(ctx, renderer)?;
     mail.plan.file(ctx.dir.result(round), result.to_toml());
-    mail.plan.file(ctx.dir.public(round), reports.public.clone());
+    mail.plan
+        .file(ctx.dir.public(round), reports.public.clone());
     let subject_round = format!("{}: round {round}", ctx.config.title);
     for (player, text) in &reports.private {
         mail.plan.file(ctx.dir.private(round, player), text.clone());
@@ -240,23 +263,35 @@ fn play_round<G: Game>(
     if let Some(next) = next_round {
         mail.plan.dir(ctx.dir.submissions(next));
     }
-    *file = StateFile { receipts_applied: 0, game: resolution.state };
+    *file = StateFile {
+        receipts_applied: 0,
+        game: resolution.state,
+    };
     mail.report.resolved = Some(round);
     Ok(())
 }
 
 /// Applies an archived version again (crash recovery and `replay`): a refused version changes
 /// nothing; any other is read from its `received/` copy and given to the rules.
-pub fn reapply<G: Game>(ctx: &GameContext, state: &mut G::State, round: u32, receipt: &Receipt) -> Result<Outcome> {
+pub fn reapply<G: Game>(
+    ctx: &GameContext,
+    state: &mut G::State,
+    round: u32,
+    receipt: &Receipt,
+) -> Result<Outcome> {
     let mut outcome = if receipt.refused {
         Outcome::refused(Problem::general(receipt.problems.join("; ")))
     } else {
         let path = ctx.dir.received(round, &receipt.player, receipt.n);
         let text = crate::game_dir::read_string(&path)?;
-        let doc = Doc::parse(&text).map_err(|p| Error::invalid(&path, format!("{}", p.line.unwrap_or(0)), p.message))?;
+        let doc = Doc::parse(&text)
+            .map_err(|p| Error::invalid(&path, format!("{}", p.line.unwrap_or(0)), p.message))?;
         G::receive(state, &receipt.player, &doc)
     };
-    if !outcome.valid && outcome.if_not_fixed.is_none() && G::expected(state).contains(&receipt.player) {
+    if !outcome.valid
+        && outcome.if_not_fixed.is_none()
+        && G::expected(state).contains(&receipt.player)
+    {
         outcome.if_not_fixed = Some(G::if_not_fixed(state, &receipt.player));
     }
     Ok(outcome)
@@ -299,14 +334,21 @@ impl Mailer<'_> {
             kind: MailKind::Ack,
             to: receipt.player.clone(),
             seq: receipt.n,
-            subject: format!("{}: round {}, submission received (version {})", info.title, info.round, receipt.n),
+            subject: format!(
+                "{}: round {}, submission received (version {})",
+                info.title, info.round, receipt.n
+            ),
             body,
             date: at,
         })?;
         for notice in &outcome.notices {
             let body = renderer.render(
                 Kind::Notice,
-                &NoticeContext { game: info, player: self.ctx.player_info(&notice.to), text: &notice.text },
+                &NoticeContext {
+                    game: info,
+                    player: self.ctx.player_info(&notice.to),
+                    text: &notice.text,
+                },
             )?;
             self.queue(Mail {
                 round: info.round,
@@ -338,7 +380,13 @@ impl Mailer<'_> {
         if self.ctx.dir.outbox().join(&name).exists() || self.ctx.dir.sent().join(&name).exists() {
             return Ok(());
         }
-        let bytes = format_message(&mail, &self.ctx.config.mail, &self.ctx.game_key(), &player.name, email)?;
+        let bytes = format_message(
+            &mail,
+            &self.ctx.config.mail,
+            &self.ctx.game_key(),
+            &player.name,
+            email,
+        )?;
         self.plan.file(self.ctx.dir.outbox().join(&name), bytes);
         self.report.queued.push(name);
         Ok(())

@@ -23,7 +23,10 @@ impl WithGame for Status<'_> {
         let mut out = String::new();
         let _ = writeln!(out, "{} ({})", ctx.config.title, ctx.config.game.name());
         let Some(file) = ctx.load_state::<G>()? else {
-            let _ = writeln!(out, "Not set up yet: the first `adjudicate round` deals the game.");
+            let _ = writeln!(
+                out,
+                "Not set up yet: the first `adjudicate round` deals the game."
+            );
             return Ok(out);
         };
         let state = &file.game;
@@ -34,8 +37,16 @@ impl WithGame for Status<'_> {
         }
         let _ = writeln!(out, "Round {round}");
         let _ = match ctx.deadline(G::rounds_played(state)) {
-            Some(d) => writeln!(out, "Deadline: {} ({})", clock::human_with_year(d), clock::relative(self.now, d)),
-            None => writeln!(out, "Deadline: none scheduled; resolve with `adjudicate round --force`"),
+            Some(d) => writeln!(
+                out,
+                "Deadline: {} ({})",
+                clock::human_with_year(d),
+                clock::relative(self.now, d)
+            ),
+            None => writeln!(
+                out,
+                "Deadline: none scheduled; resolve with `adjudicate round --force`"
+            ),
         };
         let receipts_path = ctx.dir.receipts(round);
         let receipts = match read_optional(&receipts_path)? {
@@ -57,14 +68,26 @@ impl WithGame for Status<'_> {
         for id in &expected {
             let last = receipts.last_for(id);
             let mut text = match (G::has_valid(state, id), last) {
-                (true, Some(r)) => format!("valid (latest version {}{})", r.n, if r.valid { "" } else { ", invalid" }),
+                (true, Some(r)) => format!(
+                    "valid (latest version {}{})",
+                    r.n,
+                    if r.valid { "" } else { ", invalid" }
+                ),
                 (true, None) => "valid".to_owned(),
-                (false, Some(r)) => format!("NO valid choice (version {}: {} problem(s))", r.n, r.problems.len()),
+                (false, Some(r)) => format!(
+                    "NO valid choice (version {}: {} problem(s))",
+                    r.n,
+                    r.problems.len()
+                ),
                 (false, None) => "nothing received yet".to_owned(),
             };
-            let pending = on_disk.iter().find(|(p, _)| p == id).is_some_and(|(_, path)| {
-                std::fs::read(path).is_ok_and(|b| last.is_none_or(|r| r.sha256 != sha256_hex(&b)))
-            });
+            let pending = on_disk
+                .iter()
+                .find(|(p, _)| p == id)
+                .is_some_and(|(_, path)| {
+                    std::fs::read(path)
+                        .is_ok_and(|b| last.is_none_or(|r| r.sha256 != sha256_hex(&b)))
+                });
             if pending {
                 text.push_str("; a new version waits for the next tick");
             }
@@ -72,7 +95,10 @@ impl WithGame for Status<'_> {
         }
         let waiting = std::fs::read_dir(ctx.dir.outbox()).map_or(0, |d| d.count());
         if waiting > 0 {
-            let _ = writeln!(out, "Outbox: {waiting} message(s) waiting to be sent (`adjudicate send`)");
+            let _ = writeln!(
+                out,
+                "Outbox: {waiting} message(s) waiting to be sent (`adjudicate send`)"
+            );
         }
         Ok(out)
     }

@@ -20,7 +20,10 @@ pub struct Screened {
 }
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Screens `bytes`. With `token = Some(..)` the document must carry exactly that token.
@@ -38,7 +41,11 @@ pub fn screen(bytes: &[u8], token: Option<&str>) -> Screened {
     let text = match std::str::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
-            let line = bytes[..e.valid_up_to()].iter().filter(|b| **b == b'\n').count() + 1;
+            let line = bytes[..e.valid_up_to()]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count()
+                + 1;
             return Screened {
                 doc: Err(Problem {
                     line: Some(line),
@@ -52,17 +59,26 @@ pub fn screen(bytes: &[u8], token: Option<&str>) -> Screened {
     let doc = match Doc::parse(text) {
         Ok(doc) => doc,
         Err(problem) => {
-            return Screened { doc: Err(problem), archive: redact_lines(text).into_bytes() };
+            return Screened {
+                doc: Err(problem),
+                archive: redact_lines(text).into_bytes(),
+            };
         }
     };
     let archive = doc.redacted(TOKEN_KEY).into_bytes();
     if let Some(expected) = token {
         let given = doc.get(TOKEN_KEY).and_then(|n| n.as_str(TOKEN_KEY).ok());
         if given != Some(expected) {
-            return Screened { doc: Err(Problem::general("token does not match")), archive };
+            return Screened {
+                doc: Err(Problem::general("token does not match")),
+                archive,
+            };
         }
     }
-    Screened { doc: Ok(doc), archive }
+    Screened {
+        doc: Ok(doc),
+        archive,
+    }
 }
 
 /// For text the TOML parser could not read: blank out the value of any line that sets `token`.
@@ -87,7 +103,13 @@ mod tests {
     #[test]
     fn oversized_and_non_utf8_files_are_refused() {
         let big = vec![b'#'; MAX_BYTES + 1];
-        assert!(screen(&big, None).doc.unwrap_err().message.contains("at most 64 KiB"));
+        assert!(
+            screen(&big, None)
+                .doc
+                .unwrap_err()
+                .message
+                .contains("at most 64 KiB")
+        );
         let latin1 = b"room = \"attic\"\n# caf\xe9\n";
         let p = screen(latin1, None).doc.unwrap_err();
         assert_eq!(p.line, Some(2));

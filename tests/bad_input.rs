@@ -67,20 +67,38 @@ fn every_kind_of_bad_submission_is_answered_and_the_round_still_resolves() {
 
     // Peek without garnets (Frank has none), and a second Block by Erin after a first one.
     submit(dir, 1, "frank", "room = \"cellar\"\npeek = [\"erin\"]\n");
-    submit(dir, 1, "erin", "room = \"attic\"\nblock = { player = \"bob\", room = \"cellar\" }\n");
+    submit(
+        dir,
+        1,
+        "erin",
+        "room = \"attic\"\nblock = { player = \"bob\", room = \"cellar\" }\n",
+    );
     tick(dir, "2026-12-02T10:00:00Z", &["-q"]);
-    assert!(ack(dir, "frank", 2).contains("peek on erin needs 2 garnets and you have 0; not used, nothing paid"));
+    assert!(
+        ack(dir, "frank", 2)
+            .contains("peek on erin needs 2 garnets and you have 0; not used, nothing paid")
+    );
     assert!(ack(dir, "erin", 2).contains("Your Block forbids bob the Cellar"));
-    submit(dir, 1, "erin", "room = \"attic\"\nblock = { player = \"carol\", room = \"cellar\" }\n");
+    submit(
+        dir,
+        1,
+        "erin",
+        "room = \"attic\"\nblock = { player = \"carol\", room = \"cellar\" }\n",
+    );
     tick(dir, "2026-12-02T10:30:00Z", &["-q"]);
     assert!(ack(dir, "erin", 3).contains("you have already used your Block (once per game)"));
 
     let run = tick(dir, "2026-12-02T15:00:00Z", &[]);
     assert!(run.stdout.contains("resolved round 1"), "{}", run.stdout);
     let public = fs::read_to_string(dir.join("rounds/001/public.txt")).unwrap();
-    assert!(public.contains("No valid room from Alice, Bob, Carol, Dave: a random room was used."), "{public}");
+    assert!(
+        public.contains("No valid room from Alice, Bob, Carol, Dave: a random room was used."),
+        "{public}"
+    );
     assert!(public.contains("no Peek, 1 Block"), "{public}");
-    let after: Vec<_> = snapshot(&dir.join("rounds/001/submissions")).into_keys().collect();
+    let after: Vec<_> = snapshot(&dir.join("rounds/001/submissions"))
+        .into_keys()
+        .collect();
     assert_eq!(after, submissions_before.into_keys().collect::<Vec<_>>());
 }
 
@@ -95,10 +113,18 @@ fn an_oversized_file_is_refused_unread_and_reported() {
     let r = receipt(dir, "alice");
     assert_eq!(r["valid"].as_bool(), Some(false));
     assert_eq!(r["refused"].as_bool(), Some(true));
-    assert!(r["problems"][0].as_str().unwrap().contains("a submission may be at most 64 KiB"));
+    assert!(
+        r["problems"][0]
+            .as_str()
+            .unwrap()
+            .contains("a submission may be at most 64 KiB")
+    );
     assert!(ack(dir, "alice", 1).contains("may be at most 64 KiB"));
     // the original is kept untouched
-    assert_eq!(fs::read_to_string(dir.join("rounds/001/submissions/alice.toml")).unwrap(), big);
+    assert_eq!(
+        fs::read_to_string(dir.join("rounds/001/submissions/alice.toml")).unwrap(),
+        big
+    );
 }
 
 #[test]
@@ -119,7 +145,11 @@ fn files_that_are_not_a_players_submission_are_reported_and_never_opened() {
         "warning: submissions/carol.toml: not a regular file; ignored",
         "received alice version 1: valid",
     ] {
-        assert!(run.stdout.contains(line), "{line:?} missing from\n{}", run.stdout);
+        assert!(
+            run.stdout.contains(line),
+            "{line:?} missing from\n{}",
+            run.stdout
+        );
     }
     let receipts = fs::read_to_string(dir.join("rounds/001/receipts.toml")).unwrap();
     assert_eq!(receipts.matches("[[receipt]]").count(), 1, "{receipts}");

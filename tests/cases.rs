@@ -109,7 +109,11 @@ fn run_case<G: Game>(case: &Case) -> Vec<String> {
             extra: toml::Table::new(),
         })
         .collect();
-    let setup = Setup { players: &players, options: &case.options, seed: case.seed };
+    let setup = Setup {
+        players: &players,
+        options: &case.options,
+        seed: case.seed,
+    };
     let mut state = match G::setup(&setup) {
         Ok(s) => s,
         Err(e) => return vec![format!("setup failed: {}: {}", e.key, e.message)],
@@ -129,23 +133,38 @@ fn run_case<G: Game>(case: &Case) -> Vec<String> {
             let resolution = G::resolve(&state, case.seed);
             let result = toml::Table::try_from(&resolution.result).expect("results serialize");
             let next = toml::Table::try_from(&resolution.state).expect("state serializes");
-            let checks = [("public", step.public.as_ref(), result.get("public")), ("garnets", step.garnets.as_ref(), result.get("garnets"))];
+            let checks = [
+                ("public", step.public.as_ref(), result.get("public")),
+                ("garnets", step.garnets.as_ref(), result.get("garnets")),
+            ];
             for (what, expected, actual) in checks {
                 if let Some(expected) = expected {
-                    let actual = actual.cloned().unwrap_or(toml::Value::Table(Default::default()));
-                    if let Some(m) = subset_mismatch(&toml::Value::Table(expected.clone()), &actual, what) {
+                    let actual = actual
+                        .cloned()
+                        .unwrap_or(toml::Value::Table(Default::default()));
+                    if let Some(m) =
+                        subset_mismatch(&toml::Value::Table(expected.clone()), &actual, what)
+                    {
                         failures.push(format!("{at}: {m}"));
                     }
                 }
             }
             for (player, expected) in &case_private(step) {
-                let actual = result.get("private").and_then(|p| p.get(player)).cloned().unwrap_or(toml::Value::Table(Default::default()));
+                let actual = result
+                    .get("private")
+                    .and_then(|p| p.get(player))
+                    .cloned()
+                    .unwrap_or(toml::Value::Table(Default::default()));
                 if let Some(m) = subset_mismatch(expected, &actual, &format!("private.{player}")) {
                     failures.push(format!("{at}: {m}"));
                 }
             }
             if let Some(expected) = &step.state
-                && let Some(m) = subset_mismatch(&toml::Value::Table(expected.clone()), &toml::Value::Table(next), "state")
+                && let Some(m) = subset_mismatch(
+                    &toml::Value::Table(expected.clone()),
+                    &toml::Value::Table(next),
+                    "state",
+                )
             {
                 failures.push(format!("{at}: {m}"));
             }
@@ -153,7 +172,9 @@ fn run_case<G: Game>(case: &Case) -> Vec<String> {
             continue;
         }
         let (Some(player), Some(submit)) = (&step.player, &step.submit) else {
-            failures.push(format!("{at}: a step needs `resolve = true` or `player` and `submit`"));
+            failures.push(format!(
+                "{at}: a step needs `resolve = true` or `player` and `submit`"
+            ));
             break;
         };
         let player = PlayerId::parse(player).expect("step player ids are valid");
@@ -165,16 +186,25 @@ fn run_case<G: Game>(case: &Case) -> Vec<String> {
         if let Some(valid) = step.valid
             && valid != outcome.valid
         {
-            failures.push(format!("{at}: valid = {}, expected {valid} (problems: {problems:?})", outcome.valid));
+            failures.push(format!(
+                "{at}: valid = {}, expected {valid} (problems: {problems:?})",
+                outcome.valid
+            ));
         }
-        let lists = [("problems", &step.problems, &problems), ("answers", &step.answers, &outcome.answers)];
+        let lists = [
+            ("problems", &step.problems, &problems),
+            ("answers", &step.answers, &outcome.answers),
+        ];
         for (what, expected, actual) in lists {
             match expected {
-                Some(e) if e.is_empty() && !actual.is_empty() => failures.push(format!("{at}: expected no {what}, got {actual:?}")),
+                Some(e) if e.is_empty() && !actual.is_empty() => {
+                    failures.push(format!("{at}: expected no {what}, got {actual:?}"))
+                }
                 Some(e) => {
                     for want in e {
                         if !actual.iter().any(|a| a.contains(want.as_str())) {
-                            failures.push(format!("{at}: no {what} contains {want:?}; got {actual:?}"));
+                            failures
+                                .push(format!("{at}: no {what} contains {want:?}; got {actual:?}"));
                         }
                     }
                 }
@@ -184,12 +214,24 @@ fn run_case<G: Game>(case: &Case) -> Vec<String> {
         if let Some(notices) = &step.notices {
             for (to, want) in notices {
                 let want = want.as_str().unwrap_or_default();
-                if !outcome.notices.iter().any(|n| n.to.as_str() == to && n.text.contains(want)) {
-                    failures.push(format!("{at}: no notice to {to} contains {want:?}; got {:?}", outcome.notices));
+                if !outcome
+                    .notices
+                    .iter()
+                    .any(|n| n.to.as_str() == to && n.text.contains(want))
+                {
+                    failures.push(format!(
+                        "{at}: no notice to {to} contains {want:?}; got {:?}",
+                        outcome.notices
+                    ));
                 }
             }
             if outcome.notices.len() != notices.len() {
-                failures.push(format!("{at}: {} notice(s), expected {}: {:?}", outcome.notices.len(), notices.len(), outcome.notices));
+                failures.push(format!(
+                    "{at}: {} notice(s), expected {}: {:?}",
+                    outcome.notices.len(),
+                    notices.len(),
+                    outcome.notices
+                ));
             }
         }
     }
@@ -197,7 +239,10 @@ fn run_case<G: Game>(case: &Case) -> Vec<String> {
 }
 
 fn case_private(step: &Step) -> Vec<(String, toml::Value)> {
-    step.private.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+    step.private
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
 }
 
 /// Deep-merges `over` into `base` (tables merge, everything else replaces).
@@ -230,17 +275,29 @@ fn run_game_cases(game: GameId) -> usize {
     let mut count = 0;
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
-        let cases: CaseFile = toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let cases: CaseFile =
+            toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         for case in &cases.case {
             count += 1;
-            assert!(!case.ruling.trim().is_empty(), "{}: {} names no ruling", file.display(), case.name);
-            let result = dispatch(game, RunCase { case }, PathBuf::from("case")).expect("game has an engine");
+            assert!(
+                !case.ruling.trim().is_empty(),
+                "{}: {} names no ruling",
+                file.display(),
+                case.name
+            );
+            let result = dispatch(game, RunCase { case }, PathBuf::from("case"))
+                .expect("game has an engine");
             for f in result {
                 failures.push(format!("{} / {}: {f}", short(file), case.name));
             }
         }
     }
-    assert!(failures.is_empty(), "{} failing check(s) in {count} cases:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failing check(s) in {count} cases:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     count
 }
 

@@ -1,7 +1,9 @@
 //! The sample game (`games/room-swap/example`) played through the built binary, as `make demo`
 //! does: correct announcements, replay byte for byte, and idempotent ticks.
 
-use crate::support::{adjudicate, example_game, play_script, play_script_with, script, snapshot, tick};
+use crate::support::{
+    adjudicate, example_game, play_script, play_script_with, script, snapshot, tick,
+};
 use std::fs;
 
 fn read(dir: &std::path::Path, path: &str) -> String {
@@ -19,20 +21,43 @@ fn the_sample_game_plays_to_its_end_with_the_right_announcements() {
     assert!(r1.contains("4 players gained a point this round."), "{r1}");
     assert!(r1.contains("Items used: 1 Peek, 1 Block."), "{r1}");
     let r2 = read(dir, "rounds/002/public.txt");
-    assert!(r2.contains("No valid room from Frank: a random room was used."), "{r2}");
-    assert!(r2.contains("no Peek"), "Erin's Peek on Frank was not used: {r2}");
+    assert!(
+        r2.contains("No valid room from Frank: a random room was used."),
+        "{r2}"
+    );
+    assert!(
+        r2.contains("no Peek"),
+        "Erin's Peek on Frank was not used: {r2}"
+    );
     let r4 = read(dir, "rounds/004/public.txt");
-    for line in ["Dave: 4  winner", "Frank: 1  Elimination Candidate", "Alice: 2", "Dave is the sole winner"] {
+    for line in [
+        "Dave: 4  winner",
+        "Frank: 1  Elimination Candidate",
+        "Alice: 2",
+        "Dave is the sole winner",
+    ] {
         assert!(r4.contains(line), "{line:?} missing from\n{r4}");
     }
     let r5 = read(dir, "rounds/005/public.txt");
-    assert!(r5.contains("Dave, the sole winner, gives a Token of Life to Alice."), "{r5}");
-    assert!(r5.contains("Death Match opponents may be chosen among:\nBob, Carol, Erin."), "{r5}");
+    assert!(
+        r5.contains("Dave, the sole winner, gives a Token of Life to Alice."),
+        "{r5}"
+    );
+    assert!(
+        r5.contains("Death Match opponents may be chosen among:\nBob, Carol, Erin."),
+        "{r5}"
+    );
 
     let dave = read(dir, "rounds/001/private/dave.txt");
-    assert!(dave.contains("your fallback, as a Block forbade the\nBasement"), "{dave}");
+    assert!(
+        dave.contains("your fallback, as a Block forbade the\nBasement"),
+        "{dave}"
+    );
     let bob = read(dir, "rounds/001/private/bob.txt");
-    assert!(bob.contains("Peek on dave: dave's initial room this round is the Basement."), "{bob}");
+    assert!(
+        bob.contains("Peek on dave: dave's initial room this round is the Basement."),
+        "{bob}"
+    );
     assert!(bob.contains("Garnets: 2 (-2 this round)"), "{bob}");
 
     let state = read(dir, "state.toml");
@@ -51,14 +76,26 @@ fn replay_reproduces_every_file_and_finds_a_tampered_one() {
     play_script(dir);
     let run = adjudicate(["replay".as_ref(), dir.as_os_str()]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(run.stdout.contains("replay: 5 round(s) and 41 file(s) reproduced byte for byte"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("replay: 5 round(s) and 41 file(s) reproduced byte for byte"),
+        "{}",
+        run.stdout
+    );
 
     let public = dir.join("rounds/003/public.txt");
-    let text = fs::read_to_string(&public).unwrap().replace("3 players", "2 players");
+    let text = fs::read_to_string(&public)
+        .unwrap()
+        .replace("3 players", "2 players");
     fs::write(&public, text).unwrap();
     let run = adjudicate(["replay".as_ref(), dir.as_os_str()]);
     assert_eq!(run.code, 1, "{}", run.stdout);
-    assert!(run.stdout.contains("rounds/003/public.txt: differs at line 3"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("rounds/003/public.txt: differs at line 3"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -66,10 +103,16 @@ fn replay_notices_a_changed_seed() {
     let game = example_game();
     let dir = game.path();
     play_script(dir);
-    let toml = fs::read_to_string(dir.join("game.toml")).unwrap().replace("seed = 20261130", "seed = 7");
+    let toml = fs::read_to_string(dir.join("game.toml"))
+        .unwrap()
+        .replace("seed = 20261130", "seed = 7");
     fs::write(dir.join("game.toml"), toml).unwrap();
     let run = adjudicate(["replay".as_ref(), dir.as_os_str()]);
-    assert_eq!(run.code, 1, "Frank's default room in round 2 depends on the seed: {}", run.stdout);
+    assert_eq!(
+        run.code, 1,
+        "Frank's default room in round 2 depends on the seed: {}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -93,7 +136,11 @@ fn ticks_repeated_at_every_step_give_the_same_archive_as_single_ticks() {
     play_script_with(twice.path(), |now| {
         let after_first = snapshot(twice.path());
         tick(twice.path(), now, &["-q"]);
-        assert_eq!(after_first, snapshot(twice.path()), "second tick at {now} changed files");
+        assert_eq!(
+            after_first,
+            snapshot(twice.path()),
+            "second tick at {now} changed files"
+        );
     });
     assert_eq!(snapshot(once.path()), snapshot(twice.path()));
 }

@@ -16,10 +16,12 @@ pub fn example_dir() -> PathBuf {
 /// (extra keys in `actual` are fine), everything else must be equal.
 pub fn subset_mismatch(expected: &toml::Value, actual: &toml::Value, path: &str) -> Option<String> {
     match (expected, actual) {
-        (toml::Value::Table(e), toml::Value::Table(a)) => e.iter().find_map(|(k, ev)| match a.get(k) {
-            Some(av) => subset_mismatch(ev, av, &format!("{path}.{k}")),
-            None => Some(format!("{path}.{k} is missing (expected {ev})")),
-        }),
+        (toml::Value::Table(e), toml::Value::Table(a)) => {
+            e.iter().find_map(|(k, ev)| match a.get(k) {
+                Some(av) => subset_mismatch(ev, av, &format!("{path}.{k}")),
+                None => Some(format!("{path}.{k} is missing (expected {ev})")),
+            })
+        }
         (e, a) if e == a => None,
         (e, a) => Some(format!("{path} = {a}, expected {e}")),
     }
@@ -47,13 +49,21 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<std::ffi::OsStr>,
 {
-    Command::new(env!("CARGO_BIN_EXE_adjudicate")).args(args).output().expect("the binary runs").into()
+    Command::new(env!("CARGO_BIN_EXE_adjudicate"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+        .into()
 }
 
 /// A fresh game directory holding a copy of the example's game.toml (and nothing else).
 pub fn example_game() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
-    std::fs::copy(example_dir().join("game.toml"), tmp.path().join("game.toml")).unwrap();
+    std::fs::copy(
+        example_dir().join("game.toml"),
+        tmp.path().join("game.toml"),
+    )
+    .unwrap();
     tmp
 }
 
@@ -66,7 +76,12 @@ pub fn submit(dir: &Path, round: u32, player: &str, text: &str) {
 
 /// `adjudicate round DIR --now NOW [extra…]`, asserting exit 0.
 pub fn tick(dir: &Path, now: &str, extra: &[&str]) -> Run {
-    let mut args = vec!["round".to_owned(), dir.display().to_string(), "--now".into(), now.into()];
+    let mut args = vec![
+        "round".to_owned(),
+        dir.display().to_string(),
+        "--now".into(),
+        now.into(),
+    ];
     args.extend(extra.iter().map(|s| s.to_string()));
     let run = adjudicate(&args);
     assert_eq!(run.code, 0, "round failed: {}{}", run.stdout, run.stderr);
@@ -79,7 +94,12 @@ pub fn snapshot(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
         .into_iter()
         .map(|e| e.unwrap())
         .filter(|e| e.file_type().is_file() && e.file_name() != ".adjudicate.lock")
-        .map(|e| (e.path().strip_prefix(dir).unwrap().to_path_buf(), std::fs::read(e.path()).unwrap()))
+        .map(|e| {
+            (
+                e.path().strip_prefix(dir).unwrap().to_path_buf(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
         .collect()
 }
 
@@ -105,7 +125,8 @@ pub fn play_script_with(dir: &Path, mut after: impl FnMut(&str)) {
             let (folder, name) = file.split_once('/').unwrap();
             let round: u32 = folder.trim_start_matches('r').parse().unwrap();
             let player = name.split('.').next().unwrap();
-            let text = std::fs::read_to_string(example_dir().join("submissions").join(&file)).unwrap();
+            let text =
+                std::fs::read_to_string(example_dir().join("submissions").join(&file)).unwrap();
             submit(dir, round, player, &text);
         }
         tick(dir, &now, &["-q"]);

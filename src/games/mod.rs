@@ -26,7 +26,12 @@ pub enum GameId {
 }
 
 impl GameId {
-    pub const ALL: [GameId; 4] = [GameId::GodRace, GameId::RoomSwap, GameId::PlanarControl, GameId::FinalRitual];
+    pub const ALL: [GameId; 4] = [
+        GameId::GodRace,
+        GameId::RoomSwap,
+        GameId::PlanarControl,
+        GameId::FinalRitual,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {

@@ -44,20 +44,36 @@ pub struct Mail {
 impl Mail {
     /// `r001-ack-alice-2.eml`: stable, sortable, unique per message.
     pub fn file_name(&self) -> String {
-        format!("r{:03}-{}-{}-{}.eml", self.round, self.kind.name(), self.to, self.seq)
+        format!(
+            "r{:03}-{}-{}-{}.eml",
+            self.round,
+            self.kind.name(),
+            self.to,
+            self.seq
+        )
     }
 }
 
 /// The complete message. `game_key` (title and seed) keeps Message-IDs of different games apart.
-pub fn format_message(mail: &Mail, config: &MailConfig, game_key: &str, to_name: &str, to_email: &str) -> Result<Vec<u8>> {
-    let bad = |key: &str, e: &dyn std::fmt::Display| Error::invalid("game.toml", key, e.to_string());
+pub fn format_message(
+    mail: &Mail,
+    config: &MailConfig,
+    game_key: &str,
+    to_name: &str,
+    to_email: &str,
+) -> Result<Vec<u8>> {
+    let bad =
+        |key: &str, e: &dyn std::fmt::Display| Error::invalid("game.toml", key, e.to_string());
     let from: Mailbox = config
         .from
         .as_deref()
         .unwrap_or("adjudicate <adjudicate@localhost>")
         .parse()
         .map_err(|e| bad("mail.from", &e))?;
-    let to = Mailbox::new(Some(to_name.to_owned()), to_email.parse().map_err(|e| bad("players.email", &e))?);
+    let to = Mailbox::new(
+        Some(to_name.to_owned()),
+        to_email.parse().map_err(|e| bad("players.email", &e))?,
+    );
     let domain = from.email.domain().to_owned();
     let key = format!("{game_key}\0{}", mail.file_name());
     let id = &crate::submission::sha256_hex(key.as_bytes())[..24];
@@ -66,7 +82,11 @@ pub fn format_message(mail: &Mail, config: &MailConfig, game_key: &str, to_name:
         .to(to)
         .subject(mail.subject.clone())
         .date(SystemTime::UNIX_EPOCH + Duration::from_secs(mail.date.as_second().max(0) as u64))
-        .message_id(Some(format!("<{id}.r{:03}.{}@{domain}>", mail.round, mail.kind.name())));
+        .message_id(Some(format!(
+            "<{id}.r{:03}.{}@{domain}>",
+            mail.round,
+            mail.kind.name()
+        )));
     if let Some(reply_to) = &config.reply_to {
         builder = builder.reply_to(reply_to.parse().map_err(|e| bad("mail.reply_to", &e))?);
     }
@@ -85,7 +105,11 @@ pub fn send_outbox(dir: &GameDir) -> Result<usize> {
     let sent = dir.sent();
     crate::game_dir::create_dir(&sent)?;
     let mut count = 0;
-    for entry in walkdir::WalkDir::new(&outbox).min_depth(1).max_depth(1).sort_by_file_name() {
+    for entry in walkdir::WalkDir::new(&outbox)
+        .min_depth(1)
+        .max_depth(1)
+        .sort_by_file_name()
+    {
         let entry = entry.map_err(|e| Error::io(&outbox, e.into()))?;
         let name = entry.file_name();
         if !entry.file_type().is_file() || !name.to_string_lossy().ends_with(".eml") {

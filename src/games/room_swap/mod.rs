@@ -22,24 +22,44 @@ impl Game for RoomSwap {
     type State = State;
 
     fn setup(setup: &Setup<'_>) -> Result<State, SetupError> {
-        let options = Options::deserialize(toml::Value::Table(setup.options.clone())).map_err(|e| SetupError {
-            key: "options".into(),
-            message: format!("{} (Room Swap options: rounds, peek_cost, block_cost)", e.message()),
-        })?;
-        let bad = |key: &str, message: String| SetupError { key: key.into(), message };
+        let options =
+            Options::deserialize(toml::Value::Table(setup.options.clone())).map_err(|e| {
+                SetupError {
+                    key: "options".into(),
+                    message: format!(
+                        "{} (Room Swap options: rounds, peek_cost, block_cost)",
+                        e.message()
+                    ),
+                }
+            })?;
+        let bad = |key: &str, message: String| SetupError {
+            key: key.into(),
+            message,
+        };
         if options.rounds == 0 {
             return Err(bad("options.rounds", "must be at least 1".into()));
         }
         if options.peek_cost < 0 || options.block_cost < 0 {
-            return Err(bad("options", "peek_cost and block_cost must not be negative".into()));
+            return Err(bad(
+                "options",
+                "peek_cost and block_cost must not be negative".into(),
+            ));
         }
         if setup.players.len() != PLAYERS {
             return Err(bad(
                 "players",
-                format!("Room Swap is played by exactly {PLAYERS} players; game.toml has {}", setup.players.len()),
+                format!(
+                    "Room Swap is played by exactly {PLAYERS} players; game.toml has {}",
+                    setup.players.len()
+                ),
             ));
         }
-        if let Some((i, p)) = setup.players.iter().enumerate().find(|(_, p)| !p.extra.is_empty()) {
+        if let Some((i, p)) = setup
+            .players
+            .iter()
+            .enumerate()
+            .find(|(_, p)| !p.extra.is_empty())
+        {
             let key = p.extra.keys().next().cloned().unwrap_or_default();
             return Err(bad(
                 &format!("players[{i}].{key}"),
@@ -54,7 +74,15 @@ impl Game for RoomSwap {
             players: setup
                 .players
                 .iter()
-                .map(|p| (p.id.clone(), PlayerState { garnets: p.garnets, ..PlayerState::default() }))
+                .map(|p| {
+                    (
+                        p.id.clone(),
+                        PlayerState {
+                            garnets: p.garnets,
+                            ..PlayerState::default()
+                        },
+                    )
+                })
                 .collect(),
             contenders: Vec::new(),
             token_giver: None,
@@ -79,18 +107,27 @@ impl Game for RoomSwap {
     }
 
     fn has_valid(state: &State, player: &PlayerId) -> bool {
-        state.players.get(player).is_some_and(|p| match state.phase {
-            Phase::Token => p.live.give_token.is_some(),
-            _ => p.live.room.is_some(),
-        })
+        state
+            .players
+            .get(player)
+            .is_some_and(|p| match state.phase {
+                Phase::Token => p.live.give_token.is_some(),
+                _ => p.live.room.is_some(),
+            })
     }
 
     fn if_not_fixed(state: &State, player: &PlayerId) -> String {
         let live = state.players.get(player).map(|p| &p.live);
-        match (state.phase, live.and_then(|l| l.room), live.and_then(|l| l.give_token.clone())) {
+        match (
+            state.phase,
+            live.and_then(|l| l.room),
+            live.and_then(|l| l.give_token.clone()),
+        ) {
             (Phase::Token, _, Some(to)) => format!("your earlier choice (a Token for {to}) stands"),
             (Phase::Token, _, None) => "no Token will be given".into(),
-            (_, Some(room), _) => format!("your earlier valid choice, the {}, stands", room.title()),
+            (_, Some(room), _) => {
+                format!("your earlier valid choice, the {}, stands", room.title())
+            }
             (_, None, _) => receive::default_text(state, player),
         }
     }

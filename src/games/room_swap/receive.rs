@@ -15,7 +15,8 @@ const TOKEN_KEYS: &[&str] = &["give_token", "token"];
 pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
     let mut out = Outcome::default();
     if !state.playing().contains(player) {
-        out.problems.push(Problem::general(not_playing_message(state)));
+        out.problems
+            .push(Problem::general(not_playing_message(state)));
         return out;
     }
     match state.phase {
@@ -38,7 +39,10 @@ fn not_playing_message(state: &State) -> String {
 }
 
 fn receive_round(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
-    out.problems.extend(doc.root().unknown_keys(ROUND_KEYS, "a Room Swap submission"));
+    out.problems.extend(
+        doc.root()
+            .unknown_keys(ROUND_KEYS, "a Room Swap submission"),
+    );
     let allowed = state.allowed_rooms(player);
     let room = read_room(doc, "room", &allowed, out);
     let fallback = read_room(doc, "fallback", &allowed, out);
@@ -62,7 +66,11 @@ fn receive_round(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outc
         return;
     };
     out.valid = true;
-    let live = &mut state.players.get_mut(player).expect("playing players exist").live;
+    let live = &mut state
+        .players
+        .get_mut(player)
+        .expect("playing players exist")
+        .live;
     live.room = Some(room);
     live.initial_room.get_or_insert(room);
     live.fallback = fallback;
@@ -114,15 +122,30 @@ fn read_room(doc: &Doc, key: &str, allowed: &[Room], out: &mut Outcome) -> Optio
 }
 
 /// A target named in an item: a known player, not the sender, playing this round.
-fn read_target(state: &State, player: &PlayerId, node: &Node, key: &str) -> Result<PlayerId, Problem> {
+fn read_target(
+    state: &State,
+    player: &PlayerId,
+    node: &Node,
+    key: &str,
+) -> Result<PlayerId, Problem> {
     let text = node.as_str(key)?;
-    let others: Vec<PlayerId> = state.playing().into_iter().filter(|p| p != player).collect();
+    let others: Vec<PlayerId> = state
+        .playing()
+        .into_iter()
+        .filter(|p| p != player)
+        .collect();
     match PlayerId::parse(text.trim()) {
-        Some(id) if &id == player => Err(Problem::at(node.pos, format!("{key}: you cannot name yourself"))),
+        Some(id) if &id == player => Err(Problem::at(
+            node.pos,
+            format!("{key}: you cannot name yourself"),
+        )),
         Some(id) if others.contains(&id) => Ok(id),
         _ => Err(Problem::at(
             node.pos,
-            format!("{key}: \"{text}\" is not a player you can name; one of {}", join_ids(&others)),
+            format!(
+                "{key}: \"{text}\" is not a player you can name; one of {}",
+                join_ids(&others)
+            ),
         )),
     }
 }
@@ -132,7 +155,10 @@ fn peeks(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
         Ok(items) => items,
         Err(p) => {
             let example = example_target(state, player);
-            out.problems.push(Problem { message: format!("{} (e.g. peek = [\"{example}\"])", p.message), ..p });
+            out.problems.push(Problem {
+                message: format!("{} (e.g. peek = [\"{example}\"])", p.message),
+                ..p
+            });
             return;
         }
     };
@@ -147,14 +173,19 @@ fn peeks(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
             }
         };
         if seen.contains(&target) {
-            out.problems.push(Problem::at(item.pos, format!("peek: {target} is named twice; once is enough")));
+            out.problems.push(Problem::at(
+                item.pos,
+                format!("peek: {target} is named twice; once is enough"),
+            ));
             continue;
         }
         seen.push(target.clone());
         let me = &state.players[player].live;
         if me.peeked.contains(&target) {
             // Ruling 5: an item is processed once; a later version repeating it does not repeat it.
-            out.understood.push(format!("peek on {target}: already answered this round, not repeated"));
+            out.understood.push(format!(
+                "peek on {target}: already answered this round, not repeated"
+            ));
             continue;
         }
         if me.item == Some(Item::Block) {
@@ -175,7 +206,10 @@ fn peeks(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
         if me.garnets < cost {
             out.problems.push(Problem::at(
                 item.pos,
-                format!("peek on {target} needs {cost} garnets and you have {}; not used, nothing paid", me.garnets),
+                format!(
+                    "peek on {target} needs {cost} garnets and you have {}; not used, nothing paid",
+                    me.garnets
+                ),
             ));
             continue;
         }
@@ -183,9 +217,13 @@ fn peeks(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
         me.live.spent += cost;
         me.live.item = Some(Item::Peek);
         me.live.peeked.push(target.clone());
-        let text = format!("Peek on {target}: {target}'s initial room this round is the {}.", answer.title());
+        let text = format!(
+            "Peek on {target}: {target}'s initial room this round is the {}.",
+            answer.title()
+        );
         me.live.notes.push(text.clone());
-        out.understood.push(format!("peek on {target} ({cost} garnets)"));
+        out.understood
+            .push(format!("peek on {target} ({cost} garnets)"));
         out.answers.push(text);
     }
 }
@@ -203,14 +241,21 @@ fn block(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
         Ok(t) => t,
         Err(p) => return out.problems.push(p),
     };
-    out.problems.extend(table.unknown_keys(&["player", "room"], "block"));
+    out.problems
+        .extend(table.unknown_keys(&["player", "room"], "block"));
     let target = match table.get("player") {
         Some(n) => read_target(state, player, n, "block.player"),
-        None => Err(Problem::at(node.pos, "block needs a player: one of the other players")),
+        None => Err(Problem::at(
+            node.pos,
+            "block needs a player: one of the other players",
+        )),
     };
     let room = match table.get("room") {
         Some(n) => n.as_choice::<Room>("block.room"),
-        None => Err(Problem::at(node.pos, "block needs a room: one of attic, basement, cellar")),
+        None => Err(Problem::at(
+            node.pos,
+            "block needs a room: one of attic, basement, cellar",
+        )),
     };
     let (target, room) = match (target, room) {
         (Ok(t), Ok(r)) => (t, r),
@@ -221,15 +266,26 @@ fn block(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
     };
     let cost = state.options.block_cost;
     let me = &state.players[player];
-    let this_block = BlockUse { player: target.clone(), room };
+    let this_block = BlockUse {
+        player: target.clone(),
+        room,
+    };
     let refusal = if me.live.blocked.as_ref() == Some(&this_block) {
-        out.understood.push(format!("block on {target}: already done this round, not repeated"));
+        out.understood.push(format!(
+            "block on {target}: already done this round, not repeated"
+        ));
         return;
     } else if me.block_used {
         "you have already used your Block (once per game)".to_owned()
     } else if me.live.item == Some(Item::Peek) {
         "you used a Peek this round, and Peek and Block cannot both be used in one round".to_owned()
-    } else if state.players[&target].live.forbidden.iter().chain([&room]).collect::<std::collections::BTreeSet<_>>().len()
+    } else if state.players[&target]
+        .live
+        .forbidden
+        .iter()
+        .chain([&room])
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
         == Room::ALL.len()
     {
         format!("{target} would have no room left")
@@ -239,7 +295,10 @@ fn block(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
         String::new()
     };
     if !refusal.is_empty() {
-        out.problems.push(Problem::at(node.pos, format!("block ignored: {refusal}; nothing paid")));
+        out.problems.push(Problem::at(
+            node.pos,
+            format!("block ignored: {refusal}; nothing paid"),
+        ));
         return;
     }
     let me = state.players.get_mut(player).expect("sender exists");
@@ -248,15 +307,25 @@ fn block(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
     me.live.spent += cost;
     me.live.item = Some(Item::Block);
     me.live.blocked = Some(this_block);
-    let done = format!("Your Block forbids {target} the {} this round ({cost} garnets).", room.title());
+    let done = format!(
+        "Your Block forbids {target} the {} this round ({cost} garnets).",
+        room.title()
+    );
     me.live.notes.push(done.clone());
-    out.understood.push(format!("block {target} from the {} ({cost} garnets)", room.title()));
+    out.understood.push(format!(
+        "block {target} from the {} ({cost} garnets)",
+        room.title()
+    ));
     out.answers.push(done);
 
     // Ruling 7: the target is told at once; their fallback takes over if it is allowed.
     let t = &mut state.players.get_mut(&target).expect("target exists").live;
     t.forbidden.insert(room);
-    let allowed: Vec<Room> = Room::ALL.iter().copied().filter(|r| !t.forbidden.contains(r)).collect();
+    let allowed: Vec<Room> = Room::ALL
+        .iter()
+        .copied()
+        .filter(|r| !t.forbidden.contains(r))
+        .collect();
     let mut text = format!(
         "A Block forbids you the {} this round. Allowed rooms: {}.",
         room.title(),
@@ -266,12 +335,21 @@ fn block(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
         match t.fallback.filter(|f| allowed.contains(f)) {
             Some(fb) => {
                 t.room = Some(fb);
-                t.room_note = Some(format!("your fallback, as a Block forbade the {}", room.title()));
-                text.push_str(&format!(" You had chosen it, so your fallback, the {}, is now your room.", fb.title()));
+                t.room_note = Some(format!(
+                    "your fallback, as a Block forbade the {}",
+                    room.title()
+                ));
+                text.push_str(&format!(
+                    " You had chosen it, so your fallback, the {}, is now your room.",
+                    fb.title()
+                ));
             }
             None => {
                 t.room = None;
-                t.room_note = Some(format!("a Block forbade the {} you had chosen", room.title()));
+                t.room_note = Some(format!(
+                    "a Block forbade the {} you had chosen",
+                    room.title()
+                ));
                 text.push_str(
                     " You had chosen it: send a new version with an allowed room before the deadline, or a random allowed room will be used.",
                 );
@@ -283,7 +361,8 @@ fn block(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
 }
 
 fn receive_token_gift(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
-    out.problems.extend(doc.root().unknown_keys(TOKEN_KEYS, "a token gift"));
+    out.problems
+        .extend(doc.root().unknown_keys(TOKEN_KEYS, "a token gift"));
     let eligible = token_candidates(state, player);
     let Some(node) = doc.get("give_token") else {
         out.problems.push(Problem::general(format!(
@@ -293,18 +372,28 @@ fn receive_token_gift(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut
         return;
     };
     let chosen = node.as_str("give_token").and_then(|text| {
-        PlayerId::parse(text.trim()).filter(|id| eligible.contains(id)).ok_or_else(|| {
-            Problem::at(
-                node.pos,
-                format!("give_token: \"{text}\" cannot receive a Token; one of {}", join_ids(&eligible)),
-            )
-        })
+        PlayerId::parse(text.trim())
+            .filter(|id| eligible.contains(id))
+            .ok_or_else(|| {
+                Problem::at(
+                    node.pos,
+                    format!(
+                        "give_token: \"{text}\" cannot receive a Token; one of {}",
+                        join_ids(&eligible)
+                    ),
+                )
+            })
     });
     match chosen {
         Ok(id) => {
             out.valid = true;
             out.understood.push(format!("give a Token of Life to {id}"));
-            state.players.get_mut(player).expect("giver exists").live.give_token = Some(id);
+            state
+                .players
+                .get_mut(player)
+                .expect("giver exists")
+                .live
+                .give_token = Some(id);
         }
         Err(p) => out.problems.push(p),
     }
@@ -312,7 +401,11 @@ fn receive_token_gift(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut
 
 /// Who the sole winner may give a Token to: not themselves, no Elimination Candidate, no holder.
 pub fn token_candidates(state: &State, giver: &PlayerId) -> Vec<PlayerId> {
-    let elimination = state.outcome.as_ref().map(|o| o.elimination.clone()).unwrap_or_default();
+    let elimination = state
+        .outcome
+        .as_ref()
+        .map(|o| o.elimination.clone())
+        .unwrap_or_default();
     state
         .players
         .iter()
@@ -323,18 +416,33 @@ pub fn token_candidates(state: &State, giver: &PlayerId) -> Vec<PlayerId> {
 
 /// Another player of this round, to show in examples.
 fn example_target(state: &State, player: &PlayerId) -> String {
-    state.playing().into_iter().find(|p| p != player).map(|p| p.to_string()).unwrap_or_default()
+    state
+        .playing()
+        .into_iter()
+        .find(|p| p != player)
+        .map(|p| p.to_string())
+        .unwrap_or_default()
 }
 
 pub fn default_text(state: &State, player: &PlayerId) -> String {
     let allowed = state.allowed_rooms(player);
-    format!("a random room among {} will be used for you", names(&allowed))
+    format!(
+        "a random room among {} will be used for you",
+        names(&allowed)
+    )
 }
 
 pub fn names(rooms: &[Room]) -> String {
-    rooms.iter().map(|r| r.name()).collect::<Vec<_>>().join(", ")
+    rooms
+        .iter()
+        .map(|r| r.name())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 pub fn join_ids(ids: &[PlayerId]) -> String {
-    ids.iter().map(PlayerId::as_str).collect::<Vec<_>>().join(", ")
+    ids.iter()
+        .map(PlayerId::as_str)
+        .collect::<Vec<_>>()
+        .join(", ")
 }

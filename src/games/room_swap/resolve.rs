@@ -122,7 +122,11 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
         }
     }
     let rooms: Vec<Room> = final_rooms.values().map(|(r, _)| *r).collect();
-    let table = if state.phase == Phase::Tiebreak { FIVE_PLAYER_TABLE } else { SIX_PLAYER_TABLE };
+    let table = if state.phase == Phase::Tiebreak {
+        FIVE_PLAYER_TABLE
+    } else {
+        SIX_PLAYER_TABLE
+    };
     let scoring = scoring_rooms(table, &rooms).unwrap_or_default();
     let scorers: Vec<PlayerId> = final_rooms
         .iter()
@@ -137,12 +141,20 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
         phase: state.phase,
         scorers: (state.phase != Phase::Token).then_some(scorers.len()),
         peeks: state.players.values().map(|p| p.live.peeked.len()).sum(),
-        blocks: state.players.values().filter(|p| p.live.blocked.is_some()).count(),
+        blocks: state
+            .players
+            .values()
+            .filter(|p| p.live.blocked.is_some())
+            .count(),
         defaults,
         tiebreak: None,
         r#final: None,
         token_gift: None,
-        next: Next { round: state.round + 1, phase: Phase::Over, players: Vec::new() },
+        next: Next {
+            round: state.round + 1,
+            phase: Phase::Over,
+            players: Vec::new(),
+        },
     };
 
     match state.phase {
@@ -163,11 +175,25 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
                     kind: "again",
                     contenders: state.contenders.clone(),
                     points: BTreeMap::new(),
-                    elimination: state.outcome.as_ref().map(|o| o.elimination.clone()).unwrap_or_default(),
+                    elimination: state
+                        .outcome
+                        .as_ref()
+                        .map(|o| o.elimination.clone())
+                        .unwrap_or_default(),
                 });
             } else {
-                let elimination = state.outcome.as_ref().map(|o| o.elimination.clone()).unwrap_or_default();
-                finish(&mut next, &mut public, &mut bonus, scorers.clone(), elimination);
+                let elimination = state
+                    .outcome
+                    .as_ref()
+                    .map(|o| o.elimination.clone())
+                    .unwrap_or_default();
+                finish(
+                    &mut next,
+                    &mut public,
+                    &mut bonus,
+                    scorers.clone(),
+                    elimination,
+                );
             }
         }
         Phase::Token => {
@@ -177,8 +203,17 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
                 next.players.get_mut(to).expect("checked on receipt").token = true;
             }
             next.phase = Phase::Over;
-            let elimination = state.outcome.as_ref().map(|o| o.elimination.clone()).unwrap_or_default();
-            public.token_gift = Some(TokenGift { giver, elimination, to, eligible_opponents: Vec::new() });
+            let elimination = state
+                .outcome
+                .as_ref()
+                .map(|o| o.elimination.clone())
+                .unwrap_or_default();
+            public.token_gift = Some(TokenGift {
+                giver,
+                elimination,
+                to,
+                eligible_opponents: Vec::new(),
+            });
             let eligible = eligible_opponents(&next);
             if let Some(gift) = public.token_gift.as_mut() {
                 gift.eligible_opponents = eligible;
@@ -199,7 +234,11 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
         garnets.insert(id.clone(), extra - p.live.spent);
         p.live = Live::default();
     }
-    public.next = Next { round: next.round, phase: next.phase, players: next.playing() };
+    public.next = Next {
+        round: next.round,
+        phase: next.phase,
+        players: next.playing(),
+    };
 
     let private = state
         .players
@@ -225,13 +264,21 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
         .collect();
     Resolution {
         state: next,
-        result: RoundResult { public: to_table(&public), private, garnets },
+        result: RoundResult {
+            public: to_table(&public),
+            private,
+            garnets,
+        },
     }
 }
 
 /// After the last scheduled round (and every extra round of a six-way tie).
 fn evaluate_main(next: &mut State, public: &mut Public, bonus: &mut BTreeMap<PlayerId, i64>) {
-    let points: BTreeMap<PlayerId, u32> = next.players.iter().map(|(id, p)| (id.clone(), p.points)).collect();
+    let points: BTreeMap<PlayerId, u32> = next
+        .players
+        .iter()
+        .map(|(id, p)| (id.clone(), p.points))
+        .collect();
     let top = points.values().copied().max().unwrap_or(0);
     let bottom = points.values().copied().min().unwrap_or(0);
     let winners: Vec<PlayerId> = ids_where(&points, |p| p == top);
@@ -240,14 +287,27 @@ fn evaluate_main(next: &mut State, public: &mut Public, bonus: &mut BTreeMap<Pla
         6 => {
             // spec: six joint winners: another round for everyone on the normal table
             next.phase = Phase::Main;
-            public.tiebreak = Some(Tiebreak { kind: "everyone", contenders: winners, points, elimination: Vec::new() });
+            public.tiebreak = Some(Tiebreak {
+                kind: "everyone",
+                contenders: winners,
+                points,
+                elimination: Vec::new(),
+            });
         }
         5 => {
             // spec: the sixth is the Elimination Candidate; the five play tiebreak rounds
             next.phase = Phase::Tiebreak;
             next.contenders = winners.clone();
-            next.outcome = Some(Outcome { winners: Vec::new(), elimination: others.clone() });
-            public.tiebreak = Some(Tiebreak { kind: "five", contenders: winners, points, elimination: others });
+            next.outcome = Some(Outcome {
+                winners: Vec::new(),
+                elimination: others.clone(),
+            });
+            public.tiebreak = Some(Tiebreak {
+                kind: "five",
+                contenders: winners,
+                points,
+                elimination: others,
+            });
         }
         4 => finish(next, public, bonus, winners, others), // the two others face each other
         _ => {
@@ -275,7 +335,10 @@ fn finish(
             *bonus.entry(id.clone()).or_default() += win_bonus;
         }
     }
-    next.outcome = Some(Outcome { winners: winners.clone(), elimination: elimination.clone() });
+    next.outcome = Some(Outcome {
+        winners: winners.clone(),
+        elimination: elimination.clone(),
+    });
     next.contenders.clear();
     if sole && !token_candidates(next, &winners[0]).is_empty() {
         next.phase = Phase::Token;
@@ -284,8 +347,17 @@ fn finish(
         next.phase = Phase::Over;
     }
     public.r#final = Some(Final {
-        points: next.players.iter().map(|(id, p)| (id.clone(), p.points)).collect(),
-        tokens: next.players.iter().filter(|(_, p)| p.token).map(|(id, _)| id.clone()).collect(),
+        points: next
+            .players
+            .iter()
+            .map(|(id, p)| (id.clone(), p.points))
+            .collect(),
+        tokens: next
+            .players
+            .iter()
+            .filter(|(_, p)| p.token)
+            .map(|(id, _)| id.clone())
+            .collect(),
         eligible_opponents: eligible_opponents(next),
         winners,
         elimination,
@@ -295,7 +367,11 @@ fn finish(
 
 /// Players an Elimination Candidate may choose: no Token of Life, not a candidate themselves.
 fn eligible_opponents(state: &State) -> Vec<PlayerId> {
-    let elimination = state.outcome.as_ref().map(|o| o.elimination.clone()).unwrap_or_default();
+    let elimination = state
+        .outcome
+        .as_ref()
+        .map(|o| o.elimination.clone())
+        .unwrap_or_default();
     state
         .players
         .iter()
@@ -305,7 +381,11 @@ fn eligible_opponents(state: &State) -> Vec<PlayerId> {
 }
 
 fn ids_where(points: &BTreeMap<PlayerId, u32>, keep: impl Fn(u32) -> bool) -> Vec<PlayerId> {
-    points.iter().filter(|(_, p)| keep(**p)).map(|(id, _)| id.clone()).collect()
+    points
+        .iter()
+        .filter(|(_, p)| keep(**p))
+        .map(|(id, _)| id.clone())
+        .collect()
 }
 
 /// Ruling 8: a player without a room gets a seeded random allowed room, drawn from a stream of its
@@ -336,7 +416,11 @@ fn next_private(next: &State, id: &PlayerId, last_room: Option<Room>) -> NextPri
         others,
         peek_cost: next.options.peek_cost,
         block_cost: next.options.block_cost,
-        max_peeks: if next.options.peek_cost > 0 { p.garnets / next.options.peek_cost } else { 0 },
+        max_peeks: if next.options.peek_cost > 0 {
+            p.garnets / next.options.peek_cost
+        } else {
+            0
+        },
         can_block: !p.block_used && p.garnets >= next.options.block_cost,
     }
 }

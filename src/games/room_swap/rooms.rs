@@ -82,7 +82,11 @@ where
     sizes.sort_unstable_by(|a, b| b.cmp(a));
     let (_, scoring_size) = table.iter().find(|(row, _)| row[..] == sizes[..])?;
     Some(match scoring_size {
-        Some(size) => counts.iter().filter(|(_, n)| *n == size).map(|(r, _)| *r).collect(),
+        Some(size) => counts
+            .iter()
+            .filter(|(_, n)| *n == size)
+            .map(|(r, _)| *r)
+            .collect(),
         None => Vec::new(),
     })
 }
@@ -95,16 +99,26 @@ mod tests {
     fn every_six_player_partition_has_a_row() {
         // all 3^6 assignments of six players to rooms map to some row
         for code in 0..729u32 {
-            let rooms: Vec<Room> = (0..6).map(|i| Room::ALL[(code / 3u32.pow(i) % 3) as usize]).collect();
-            assert!(scoring_rooms(SIX_PLAYER_TABLE, &rooms).is_some(), "{rooms:?}");
+            let rooms: Vec<Room> = (0..6)
+                .map(|i| Room::ALL[(code / 3u32.pow(i) % 3) as usize])
+                .collect();
+            assert!(
+                scoring_rooms(SIX_PLAYER_TABLE, &rooms).is_some(),
+                "{rooms:?}"
+            );
         }
     }
 
     #[test]
     fn every_five_player_partition_has_a_row() {
         for code in 0..243u32 {
-            let rooms: Vec<Room> = (0..5).map(|i| Room::ALL[(code / 3u32.pow(i) % 3) as usize]).collect();
-            assert!(scoring_rooms(FIVE_PLAYER_TABLE, &rooms).is_some(), "{rooms:?}");
+            let rooms: Vec<Room> = (0..5)
+                .map(|i| Room::ALL[(code / 3u32.pow(i) % 3) as usize])
+                .collect();
+            assert!(
+                scoring_rooms(FIVE_PLAYER_TABLE, &rooms).is_some(),
+                "{rooms:?}"
+            );
         }
     }
 }

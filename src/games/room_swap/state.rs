@@ -143,7 +143,15 @@ impl State {
 
     pub fn allowed_rooms(&self, player: &PlayerId) -> Vec<Room> {
         use crate::doc::Choice;
-        let forbidden = self.players.get(player).map(|p| p.live.forbidden.clone()).unwrap_or_default();
-        Room::ALL.iter().copied().filter(|r| !forbidden.contains(r)).collect()
+        let forbidden = self
+            .players
+            .get(player)
+            .map(|p| p.live.forbidden.clone())
+            .unwrap_or_default();
+        Room::ALL
+            .iter()
+            .copied()
+            .filter(|r| !forbidden.contains(r))
+            .collect()
     }
 }
