@@ -8,5 +8,6 @@ mod bad_input;
 mod cases;
 mod cli;
 mod example;
+mod properties;
 mod secrecy;
 mod tick;
