@@ -144,3 +144,22 @@ fn ticks_repeated_at_every_step_give_the_same_archive_as_single_ticks() {
     });
     assert_eq!(snapshot(once.path()), snapshot(twice.path()));
 }
+
+#[test]
+fn the_readme_shows_real_output_of_the_sample_game() {
+    let game = example_game();
+    let dir = game.path();
+    play_script(dir);
+    let readme = fs::read_to_string(crate::support::manifest_dir().join("README.md")).unwrap();
+    for file in [
+        "rounds/001/public.txt",
+        "rounds/001/private/dave.txt",
+        "rounds/004/public.txt",
+    ] {
+        let text = read(dir, file);
+        assert!(
+            readme.contains(&format!("```\n{text}```")),
+            "README.md does not show the current {file}:\n{text}"
+        );
+    }
+}

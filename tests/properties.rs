@@ -26,7 +26,12 @@ fn new_game(seed: u64) -> State {
             extra: toml::Table::new(),
         })
         .collect();
-    RoomSwap::setup(&Setup { players: &players, options: &toml::Table::new(), seed }).unwrap()
+    RoomSwap::setup(&Setup {
+        players: &players,
+        options: &toml::Table::new(),
+        seed,
+    })
+    .unwrap()
 }
 
 /// A random version: sometimes invalid, often with items aimed at anyone.
@@ -36,9 +41,19 @@ fn random_submission(rng: &mut impl rand::Rng) -> String {
         text.push_str(&format!("fallback = \"{}\"\n", ROOMS.choose(rng).unwrap()));
     }
     match rng.random_range(0..6) {
-        0 => text.push_str(&format!("peek = [\"{}\", \"{}\"]\n", IDS.choose(rng).unwrap(), IDS.choose(rng).unwrap())),
-        1 => text.push_str(&format!("block = {{ player = \"{}\", room = \"{}\" }}\n", IDS.choose(rng).unwrap(), ROOMS.choose(rng).unwrap())),
-        2 if rng.random_bool(0.3) => text = format!("give_token = \"{}\"\n", IDS.choose(rng).unwrap()),
+        0 => text.push_str(&format!(
+            "peek = [\"{}\", \"{}\"]\n",
+            IDS.choose(rng).unwrap(),
+            IDS.choose(rng).unwrap()
+        )),
+        1 => text.push_str(&format!(
+            "block = {{ player = \"{}\", room = \"{}\" }}\n",
+            IDS.choose(rng).unwrap(),
+            ROOMS.choose(rng).unwrap()
+        )),
+        2 if rng.random_bool(0.3) => {
+            text = format!("give_token = \"{}\"\n", IDS.choose(rng).unwrap())
+        }
         _ => {}
     }
     text
@@ -57,7 +72,9 @@ fn play(seed: u64) -> Result<u32, String> {
             let doc = Doc::parse(&random_submission(&mut rng)).unwrap();
             let outcome = RoomSwap::receive(&mut state, &player, &doc);
             if outcome.valid && !RoomSwap::has_valid(&state, &player) {
-                return Err(format!("seed {seed}: a valid version left {player} without a choice"));
+                return Err(format!(
+                    "seed {seed}: a valid version left {player} without a choice"
+                ));
             }
             if let Some(p) = state.players.values().find(|p| p.garnets < 0) {
                 return Err(format!("seed {seed}: negative garnets {p:?}"));
@@ -75,13 +92,17 @@ fn play(seed: u64) -> Result<u32, String> {
         let resolution = RoomSwap::resolve(&state, seed);
         let again = RoomSwap::resolve(&before, seed);
         if again.result != resolution.result || again.state != resolution.state {
-            return Err(format!("seed {seed}: resolving the same state twice differs"));
+            return Err(format!(
+                "seed {seed}: resolving the same state twice differs"
+            ));
         }
         for (id, p) in &resolution.result.private {
             let room = p.get("room").and_then(|r| r.as_str());
             let forbidden = &before.players[id].live.forbidden;
             if let Some(room) = room
-                && forbidden.iter().any(|f| format!("{f:?}").eq_ignore_ascii_case(room))
+                && forbidden
+                    .iter()
+                    .any(|f| format!("{f:?}").eq_ignore_ascii_case(room))
             {
                 return Err(format!("seed {seed}: {id} was put in the forbidden {room}"));
             }
@@ -96,12 +117,16 @@ fn play(seed: u64) -> Result<u32, String> {
                 .sum();
             let scorers = resolution.result.public["scorers"].as_integer().unwrap() as u32;
             if gained != scorers || ![0, 1, 2, 3, 4, 6].contains(&scorers) {
-                return Err(format!("seed {seed}: {scorers} announced scorers, {gained} points gained"));
+                return Err(format!(
+                    "seed {seed}: {scorers} announced scorers, {gained} points gained"
+                ));
             }
         }
         state = resolution.state;
     }
-    Err(format!("seed {seed}: the game did not end within 40 rounds"))
+    Err(format!(
+        "seed {seed}: the game did not end within 40 rounds"
+    ))
 }
 
 #[test]
@@ -113,5 +138,8 @@ fn random_games_keep_the_invariants_and_end() {
             Err(e) => panic!("{e}"),
         }
     }
-    assert!(longest > 4, "no random game needed extra rounds (longest {longest})");
+    assert!(
+        longest > 4,
+        "no random game needed extra rounds (longest {longest})"
+    );
 }
