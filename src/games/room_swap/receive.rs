@@ -401,16 +401,10 @@ fn receive_token_gift(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut
 
 /// Who the sole winner may give a Token to: not themselves, no Elimination Candidate, no holder.
 pub fn token_candidates(state: &State, giver: &PlayerId) -> Vec<PlayerId> {
-    let elimination = state
-        .outcome
-        .as_ref()
-        .map(|o| o.elimination.clone())
-        .unwrap_or_default();
     state
-        .players
-        .iter()
-        .filter(|(id, p)| *id != giver && !p.token && !elimination.contains(id))
-        .map(|(id, _)| id.clone())
+        .unprotected()
+        .into_iter()
+        .filter(|p| p != giver)
         .collect()
 }
 

@@ -175,18 +175,10 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
                     kind: "again",
                     contenders: state.contenders.clone(),
                     points: BTreeMap::new(),
-                    elimination: state
-                        .outcome
-                        .as_ref()
-                        .map(|o| o.elimination.clone())
-                        .unwrap_or_default(),
+                    elimination: state.elimination(),
                 });
             } else {
-                let elimination = state
-                    .outcome
-                    .as_ref()
-                    .map(|o| o.elimination.clone())
-                    .unwrap_or_default();
+                let elimination = state.elimination();
                 finish(
                     &mut next,
                     &mut public,
@@ -203,18 +195,14 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
                 next.players.get_mut(to).expect("checked on receipt").token = true;
             }
             next.phase = Phase::Over;
-            let elimination = state
-                .outcome
-                .as_ref()
-                .map(|o| o.elimination.clone())
-                .unwrap_or_default();
+            let elimination = state.elimination();
             public.token_gift = Some(TokenGift {
                 giver,
                 elimination,
                 to,
                 eligible_opponents: Vec::new(),
             });
-            let eligible = eligible_opponents(&next);
+            let eligible = next.unprotected();
             if let Some(gift) = public.token_gift.as_mut() {
                 gift.eligible_opponents = eligible;
             }
@@ -358,26 +346,11 @@ fn finish(
             .filter(|(_, p)| p.token)
             .map(|(id, _)| id.clone())
             .collect(),
-        eligible_opponents: eligible_opponents(next),
+        eligible_opponents: next.unprotected(),
         winners,
         elimination,
         sole_winner: sole,
     });
-}
-
-/// Players an Elimination Candidate may choose: no Token of Life, not a candidate themselves.
-fn eligible_opponents(state: &State) -> Vec<PlayerId> {
-    let elimination = state
-        .outcome
-        .as_ref()
-        .map(|o| o.elimination.clone())
-        .unwrap_or_default();
-    state
-        .players
-        .iter()
-        .filter(|(id, p)| !p.token && !elimination.contains(id))
-        .map(|(id, _)| id.clone())
-        .collect()
 }
 
 fn ids_where(points: &BTreeMap<PlayerId, u32>, keep: impl Fn(u32) -> bool) -> Vec<PlayerId> {

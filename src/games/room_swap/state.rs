@@ -141,6 +141,25 @@ impl State {
         }
     }
 
+    /// The Elimination Candidates, once the main game has named them.
+    pub fn elimination(&self) -> Vec<PlayerId> {
+        self.outcome
+            .as_ref()
+            .map(|o| o.elimination.clone())
+            .unwrap_or_default()
+    }
+
+    /// Players without a Token of Life who are not Elimination Candidates: who may receive the
+    /// sole winner's gift, and who may be chosen as Death Match opponents.
+    pub fn unprotected(&self) -> Vec<PlayerId> {
+        let elimination = self.elimination();
+        self.players
+            .iter()
+            .filter(|(id, p)| !p.token && !elimination.contains(id))
+            .map(|(id, _)| id.clone())
+            .collect()
+    }
+
     pub fn allowed_rooms(&self, player: &PlayerId) -> Vec<Room> {
         use crate::doc::Choice;
         let forbidden = self
