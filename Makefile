@@ -3,6 +3,8 @@ CARGO ?= cargo
 BIN := target/release/adjudicate
 DEMO_DIR ?= demo-out
 
+VENV := .venv
+
 .PHONY: build demo test check bench clean-demo
 
 build:
@@ -12,9 +14,15 @@ build:
 demo: build
 	bash scripts/demo.sh $(BIN) $(DEMO_DIR)
 
-## Unit tests, rule cases and the integration tests (the built binary on real temp directories).
-test:
+## Unit tests, rule cases and the integration tests (the built binary on real temp directories,
+## mail through a real SMTP server: aiosmtpd from PyPI, installed into $(VENV)).
+test: $(VENV)/.ready
 	$(CARGO) test --locked --all-targets
+
+$(VENV)/.ready:
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check aiosmtpd==1.4.6
+	touch $@
 
 ## What CI should keep green: formatting, lints, tests.
 check:

@@ -167,7 +167,7 @@ fn execute(command: Command) -> Result<u8> {
             if verbosity == Verbosity::Normal {
                 print!("{}", summary(&ctx, &opts, &report, started));
             }
-            Ok(exit::OK)
+            Ok(report.mail.as_ref().map_or(exit::OK, mail_problems))
         }
         Command::Render { game_dir, round } => {
             let ctx = GameContext::load(GameDir::open(game_dir)?)?;
@@ -207,13 +207,32 @@ fn execute(command: Command) -> Result<u8> {
             let dir = GameDir::open(game_dir)?;
             let _lock = dir.lock()?;
             let ctx = GameContext::load(dir)?;
-            let sent = match ctx.config.mail.transport {
-                crate::config::Transport::File => crate::mail::send_outbox(&ctx.dir)?,
-                crate::config::Transport::None => 0,
+            let Some(sender) = crate::mail::Sender::new(&ctx.config.mail, &ctx.secrets)? else {
+                println!("mail is off (transport = \"none\"): nothing to send");
+                return Ok(exit::OK);
             };
-            println!("sent {sent} message(s)");
-            Ok(exit::OK)
+            let report = crate::mail::send_outbox(&ctx.dir, &sender)?;
+            println!("sent {} message(s)", report.sent);
+            Ok(mail_problems(&report))
         }
+    }
+}
+
+/// Tells the host (on stderr) about messages that were refused or could not be sent, and gives the
+/// exit code: 75 when messages wait for a server that is unavailable.
+fn mail_problems(report: &crate::mail::SendReport) -> u8 {
+    for (name, why) in &report.refused {
+        eprintln!("adjudicate: mail {name} refused for good, moved to failed/: {why}");
+    }
+    match &report.deferred {
+        Some(why) => {
+            eprintln!(
+                "adjudicate: {} message(s) wait in outbox/: {why}",
+                report.waiting
+            );
+            exit::TEMPORARY
+        }
+        None => exit::OK,
     }
 }
 
@@ -280,8 +299,18 @@ fn summary(ctx: &GameContext, opts: &TickOptions, r: &TickReport, started: Insta
         )),
         _ => {}
     }
-    if !r.queued.is_empty() || r.sent > 0 {
-        line(format!("mail: {} queued, {} sent", r.queued.len(), r.sent));
+    let sent = r.mail.as_ref().map_or(0, |m| m.sent);
+    if !r.queued.is_empty() || sent > 0 {
+        let waiting = r.mail.as_ref().map_or(0, |m| m.waiting);
+        let waiting = if waiting > 0 {
+            format!(", {waiting} waiting")
+        } else {
+            String::new()
+        };
+        line(format!(
+            "mail: {} queued, {sent} sent{waiting}",
+            r.queued.len()
+        ));
     }
     if !r.unmailed.is_empty() {
         let ids: Vec<_> = r.unmailed.iter().map(|p| p.as_str()).collect();

@@ -25,6 +25,7 @@ impl WithGame for Check<'_> {
         let ctx = self.ctx;
         // Host files: these are errors (exit 65 with file and key), not a list.
         Renderer::new(G::ID, &ctx.dir.templates())?;
+        crate::mail::Sender::new(&ctx.config.mail, &ctx.secrets)?;
         crate::round::setup::<G>(ctx)?;
         let mut state = match ctx.load_state::<G>()? {
             Some(file) => file.game,

@@ -10,7 +10,7 @@ use crate::problem::LineIndex;
 use jiff::{SignedDuration, Timestamp};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
 pub struct GameConfig {
@@ -57,25 +57,61 @@ impl Schedule {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Transport {
     /// No mail at all: reports are only written into the game directory.
     None,
     /// Each message is written as an .eml file into `outbox/` and moved to `sent/` by the send step.
     File,
+    /// Messages in `outbox/` are sent to an SMTP server, then moved to `sent/`.
+    Smtp(SmtpConfig),
+    /// Messages in `outbox/` are piped to a sendmail-compatible command, then moved to `sent/`.
+    Sendmail { command: PathBuf },
+}
+
+impl Transport {
+    /// Whether messages are queued in `outbox/` at all.
+    pub fn queues(&self) -> bool {
+        *self != Transport::None
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Security {
+    /// Plain SMTP upgraded with STARTTLS (refused if the server does not offer it).
+    Starttls,
+    /// TLS from the first byte (SMTPS, usually port 465).
+    Tls,
+    /// No encryption: only for a server on the same machine.
+    None,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SmtpConfig {
+    pub host: String,
+    pub port: u16,
+    pub security: Security,
+    pub username: Option<String>,
+    pub timeout: std::time::Duration,
+    /// An extra root certificate (PEM) to trust, for a server with a private CA.
+    pub ca_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone)]
 pub struct MailConfig {
     pub from: Option<String>,
     pub reply_to: Option<String>,
+    /// A list address that receives the public announcement once, instead of every player.
+    pub public_to: Option<String>,
     pub transport: Transport,
 }
 
 #[derive(Debug, Clone, Default)]
 pub struct Secrets {
     pub tokens: BTreeMap<PlayerId, String>,
+    /// From secrets.toml `smtp_password`; `ADJUDICATE_SMTP_PASSWORD` overrides it.
+    pub smtp_password: Option<String>,
 }
 
 // ---- the raw file formats -------------------------------------------------------------------
@@ -111,8 +147,28 @@ struct RawSchedule {
 struct RawMail {
     from: Option<String>,
     reply_to: Option<String>,
+    public_to: Option<String>,
     #[serde(default = "default_transport")]
     transport: String,
+    smtp: Option<RawSmtp>,
+    sendmail: Option<RawSendmail>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSmtp {
+    host: String,
+    port: Option<u16>,
+    security: Security,
+    username: Option<String>,
+    timeout: Option<String>,
+    ca_file: Option<PathBuf>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSendmail {
+    command: PathBuf,
 }
 
 fn default_transport() -> String {
@@ -273,6 +329,7 @@ fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig> {
         return Ok(MailConfig {
             from: None,
             reply_to: None,
+            public_to: None,
             transport: Transport::None,
         });
     };
@@ -280,15 +337,51 @@ fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig> {
     let transport = match raw.transport.as_str() {
         "none" => Transport::None,
         "file" => Transport::File,
-        "smtp" | "sendmail" => {
-            return Err(bad(
-                "transport",
-                format!(
-                    "`{}` is not available in this version yet; use \"file\" or \"none\"",
-                    raw.transport
-                ),
-            ));
+        "smtp" => {
+            let smtp = raw.smtp.ok_or_else(|| {
+                bad(
+                    "smtp",
+                    "is required with transport = \"smtp\" (host, port, security)".into(),
+                )
+            })?;
+            if smtp.host.trim().is_empty() {
+                return Err(bad("smtp.host", "must not be empty".into()));
+            }
+            let timeout = match &smtp.timeout {
+                Some(t) => clock::parse_duration(t)
+                    .map_err(|m| bad("smtp.timeout", m))?
+                    .unsigned_abs(),
+                None => std::time::Duration::from_secs(30),
+            };
+            let ca_file = smtp
+                .ca_file
+                .map(|f| path.parent().unwrap_or(Path::new(".")).join(f));
+            if let Some(f) = &ca_file
+                && !f.is_file()
+            {
+                return Err(bad(
+                    "smtp.ca_file",
+                    format!("{} is not a file", f.display()),
+                ));
+            }
+            Transport::Smtp(SmtpConfig {
+                port: smtp.port.unwrap_or(match smtp.security {
+                    Security::Tls => 465,
+                    Security::Starttls => 587,
+                    Security::None => 25,
+                }),
+                host: smtp.host,
+                security: smtp.security,
+                username: smtp.username,
+                timeout,
+                ca_file,
+            })
         }
+        "sendmail" => Transport::Sendmail {
+            command: raw
+                .sendmail
+                .map_or_else(|| PathBuf::from("/usr/sbin/sendmail"), |s| s.command),
+        },
         other => {
             return Err(bad(
                 "transport",
@@ -296,7 +389,11 @@ fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig> {
             ));
         }
     };
-    for (key, value) in [("from", &raw.from), ("reply_to", &raw.reply_to)] {
+    for (key, value) in [
+        ("from", &raw.from),
+        ("reply_to", &raw.reply_to),
+        ("public_to", &raw.public_to),
+    ] {
         if let Some(v) = value {
             v.parse::<lettre::message::Mailbox>().map_err(|e| {
                 bad(
@@ -306,12 +403,13 @@ fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig> {
             })?;
         }
     }
-    if transport != Transport::None && raw.from.is_none() {
+    if transport.queues() && raw.from.is_none() {
         return Err(bad("from", "is required when mail is sent".into()));
     }
     Ok(MailConfig {
         from: raw.from,
         reply_to: raw.reply_to,
+        public_to: raw.public_to,
         transport,
     })
 }
@@ -319,7 +417,6 @@ fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig> {
 impl Secrets {
     pub fn parse(path: &Path, text: &str, config: &GameConfig) -> Result<Secrets> {
         let raw: RawSecrets = parse_host_file(path, text)?;
-        let _ = raw.smtp_password; // read by the SMTP transport once it exists
         let mut tokens = BTreeMap::new();
         for (id, token) in raw.tokens {
             let player = PlayerId::parse(&id)
@@ -336,6 +433,9 @@ impl Secrets {
             }
             tokens.insert(player, token);
         }
-        Ok(Secrets { tokens })
+        Ok(Secrets {
+            tokens,
+            smtp_password: raw.smtp_password,
+        })
     }
 }

@@ -27,6 +27,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../templates/common/footer.txt.tera"),
     ),
     (
+        "common/reminder.txt.tera",
+        include_str!("../templates/common/reminder.txt.tera"),
+    ),
+    (
         "room-swap/public.txt.tera",
         include_str!("../templates/room-swap/public.txt.tera"),
     ),
@@ -46,6 +50,7 @@ pub enum Kind {
     Private,
     Ack,
     Notice,
+    Reminder,
 }
 
 impl Kind {
@@ -55,6 +60,7 @@ impl Kind {
             Kind::Private => "private.txt.tera",
             Kind::Ack => "ack.txt.tera",
             Kind::Notice => "notice.txt.tera",
+            Kind::Reminder => "reminder.txt.tera",
         }
     }
 }
@@ -114,6 +120,18 @@ pub struct NoticeContext<'a> {
     pub text: &'a str,
 }
 
+#[derive(Serialize)]
+pub struct ReminderContext<'a> {
+    pub game: &'a GameInfo,
+    pub player: PlayerInfo,
+    /// "in 3 h 0 min"
+    pub time_left: String,
+    /// The latest version received, if any, and its problems.
+    pub version: Option<u32>,
+    pub problems: &'a [String],
+    pub if_not_fixed: String,
+}
+
 pub struct Renderer {
     tera: Tera,
     game: GameId,
@@ -164,7 +182,7 @@ impl Renderer {
 
     pub fn render<C: Serialize>(&self, kind: Kind, context: &C) -> Result<String> {
         let name = match kind {
-            Kind::Notice => format!("common/{}", kind.file()),
+            Kind::Notice | Kind::Reminder => format!("common/{}", kind.file()),
             _ => format!("{}/{}", self.game.name(), kind.file()),
         };
         let ctx = tera::Context::from_serialize(context).expect("contexts serialize to maps");

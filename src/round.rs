@@ -8,17 +8,16 @@
 //! a tick with nothing new plans nothing.
 
 use crate::clock;
-use crate::config::Transport;
 use crate::context::{GameContext, StateFile};
 use crate::doc::Doc;
 use crate::error::{Error, Result};
 use crate::games::{Game, Outcome, Setup};
-use crate::mail::{Mail, MailKind, format_message, send_outbox};
+use crate::mail::{Mail, MailKind, Recipient, SendReport, Sender, format_message, send_outbox};
 use crate::plan::Plan;
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 use crate::receipts::{Receipt, Receipts};
-use crate::render::{AckContext, GameInfo, Kind, NoticeContext, Renderer};
+use crate::render::{AckContext, GameInfo, Kind, NoticeContext, ReminderContext, Renderer};
 use crate::report::ResultFile;
 use crate::submission::{screen, sha256_hex};
 use jiff::Timestamp;
@@ -47,7 +46,8 @@ pub struct TickReport {
     pub expected: usize,
     pub queued: Vec<String>,
     pub unmailed: Vec<PlayerId>,
-    pub sent: usize,
+    /// What the send step did (`None`: mail is off, `--no-send`, or a dry run).
+    pub mail: Option<SendReport>,
     pub strays: Vec<String>,
     /// Dry run: what would have been written (path, bytes; `None` for a folder).
     pub planned: Vec<(PathBuf, Option<usize>)>,
@@ -91,8 +91,10 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
         return Ok(report);
     }
     plan.commit()?;
-    if !opts.no_send && ctx.config.mail.transport == Transport::File {
-        report.sent = send_outbox(&ctx.dir)?;
+    if !opts.no_send
+        && let Some(sender) = Sender::new(&ctx.config.mail, &ctx.secrets)?
+    {
+        report.mail = Some(send_outbox(&ctx.dir, &sender)?);
     }
     Ok(report)
 }
@@ -217,6 +219,35 @@ fn play_round<G: Game>(
         .count();
     let deadline = ctx.deadline(index);
     mail.report.deadline = deadline;
+    if let (Some(d), Some(before)) = (
+        deadline,
+        ctx.config.schedule.as_ref().and_then(|s| s.remind_before),
+    ) {
+        let from = d.checked_sub(before).unwrap_or(d);
+        if opts.now >= from && opts.now < d {
+            for player in expected.iter().filter(|p| !G::has_valid(&file.game, p)) {
+                let latest = receipts.last_for(player);
+                let context = ReminderContext {
+                    game: &info,
+                    player: ctx.player_info(player),
+                    time_left: clock::relative(from, d),
+                    version: latest.map(|r| r.n),
+                    problems: latest.map_or(&[][..], |r| &r.problems),
+                    if_not_fixed: G::if_not_fixed(&file.game, player),
+                };
+                // Dated at the moment reminders are due, so a repeated tick writes the same bytes.
+                mail.queue(Mail {
+                    round,
+                    kind: MailKind::Reminder,
+                    to: Recipient::Player(player.clone()),
+                    seq: 0,
+                    subject: format!("{}: round {round} closes {}", info.title, context.time_left),
+                    body: renderer.render(Kind::Reminder, &context)?,
+                    date: from,
+                })?;
+            }
+        }
+    }
     let early = ctx.config.schedule.as_ref().is_some_and(|s| s.early_close)
         && !expected.is_empty()
         && mail.report.valid == expected.len();
@@ -238,27 +269,36 @@ fn play_round<G: Game>(
     for (player, text) in &reports.private {
         mail.plan.file(ctx.dir.private(round, player), text.clone());
     }
-    for (player, text) in &reports.private {
-        let public = Mail {
+    let public_to = match ctx.config.mail.public_to {
+        Some(_) => vec![Recipient::List],
+        None => reports
+            .private
+            .keys()
+            .cloned()
+            .map(Recipient::Player)
+            .collect(),
+    };
+    for to in public_to {
+        mail.queue(Mail {
             round,
             kind: MailKind::Public,
-            to: player.clone(),
+            to,
             seq: 0,
             subject: format!("{subject_round} results"),
             body: reports.public.clone(),
             date: dated,
-        };
-        mail.queue(public)?;
-        let private = Mail {
+        })?;
+    }
+    for (player, text) in &reports.private {
+        mail.queue(Mail {
             round,
             kind: MailKind::Private,
-            to: player.clone(),
+            to: Recipient::Player(player.clone()),
             seq: 0,
             subject: format!("{subject_round}, your private report"),
             body: text.clone(),
             date: dated,
-        };
-        mail.queue(private)?;
+        })?;
     }
     if let Some(next) = next_round {
         mail.plan.dir(ctx.dir.submissions(next));
@@ -332,7 +372,7 @@ impl Mailer<'_> {
         self.queue(Mail {
             round: info.round,
             kind: MailKind::Ack,
-            to: receipt.player.clone(),
+            to: Recipient::Player(receipt.player.clone()),
             seq: receipt.n,
             subject: format!(
                 "{}: round {}, submission received (version {})",
@@ -353,7 +393,7 @@ impl Mailer<'_> {
             self.queue(Mail {
                 round: info.round,
                 kind: MailKind::Notice,
-                to: notice.to.clone(),
+                to: Recipient::Player(notice.to.clone()),
                 seq: seq as u32 + 1,
                 subject: format!("{}: round {}, a notice for you", info.title, info.round),
                 body,
@@ -364,31 +404,44 @@ impl Mailer<'_> {
     }
 
     fn queue(&mut self, mail: Mail) -> Result<()> {
-        if self.ctx.config.mail.transport == Transport::None {
+        let config = &self.ctx.config;
+        if !config.mail.transport.queues() {
             return Ok(());
         }
-        let Some(player) = self.ctx.config.player(&mail.to) else {
-            return Ok(());
-        };
-        let Some(email) = &player.email else {
-            if !self.report.unmailed.contains(&mail.to) {
-                self.report.unmailed.push(mail.to.clone());
+        let (name, address) = match &mail.to {
+            Recipient::List => match &config.mail.public_to {
+                Some(list) => {
+                    let mailbox: lettre::message::Mailbox = list.parse().map_err(|e| {
+                        Error::invalid(self.ctx.dir.game_toml(), "mail.public_to", format!("{e}"))
+                    })?;
+                    (mailbox.name.unwrap_or_default(), mailbox.email.to_string())
+                }
+                None => return Ok(()),
+            },
+            Recipient::Player(id) => {
+                let Some(player) = config.player(id) else {
+                    return Ok(());
+                };
+                let Some(email) = &player.email else {
+                    if !self.report.unmailed.contains(id) {
+                        self.report.unmailed.push(id.clone());
+                    }
+                    return Ok(());
+                };
+                (player.name.clone(), email.clone())
             }
-            return Ok(());
         };
-        let name = mail.file_name();
-        if self.ctx.dir.outbox().join(&name).exists() || self.ctx.dir.sent().join(&name).exists() {
+        let file = mail.file_name();
+        let dir = &self.ctx.dir;
+        if [dir.outbox(), dir.sent(), dir.root().join("failed")]
+            .iter()
+            .any(|d| d.join(&file).exists())
+        {
             return Ok(());
         }
-        let bytes = format_message(
-            &mail,
-            &self.ctx.config.mail,
-            &self.ctx.game_key(),
-            &player.name,
-            email,
-        )?;
-        self.plan.file(self.ctx.dir.outbox().join(&name), bytes);
-        self.report.queued.push(name);
+        let bytes = format_message(&mail, &config.mail, &self.ctx.game_key(), &name, &address)?;
+        self.plan.file(dir.outbox().join(&file), bytes);
+        self.report.queued.push(file);
         Ok(())
     }
 }

@@ -93,11 +93,18 @@ impl WithGame for Status<'_> {
             }
             let _ = writeln!(out, "  {:<12} {text}", id.as_str());
         }
-        let waiting = std::fs::read_dir(ctx.dir.outbox()).map_or(0, |d| d.count());
+        let waiting = crate::mail::outbox_names(&ctx.dir)?.len();
         if waiting > 0 {
             let _ = writeln!(
                 out,
                 "Outbox: {waiting} message(s) waiting to be sent (`adjudicate send`)"
+            );
+        }
+        let failed = std::fs::read_dir(ctx.dir.root().join("failed")).map_or(0, |d| d.count());
+        if failed > 0 {
+            let _ = writeln!(
+                out,
+                "Failed: {failed} message(s) refused by the mail server, kept in failed/"
             );
         }
         Ok(out)

@@ -137,3 +137,97 @@ pub fn play_script_with(dir: &Path, mut after: impl FnMut(&str)) {
 pub fn play_script(dir: &Path) {
     play_script_with(dir, |_| {});
 }
+
+/// A real SMTP server (aiosmtpd, `tests/smtp_server.py`) on 127.0.0.1 that writes what it accepts
+/// into a Maildir. Stopped when dropped.
+pub struct SmtpServer {
+    pub port: u16,
+    pub maildir: tempfile::TempDir,
+    child: std::process::Child,
+}
+
+/// The Python with aiosmtpd: `ADJUDICATE_TEST_PYTHON`, else the `.venv` that `make test` creates.
+fn smtp_python() -> PathBuf {
+    if let Ok(p) = std::env::var("ADJUDICATE_TEST_PYTHON") {
+        return PathBuf::from(p);
+    }
+    let venv = manifest_dir().join(".venv/bin/python");
+    assert!(
+        venv.exists(),
+        "no {}: run `make test`, which installs aiosmtpd into .venv",
+        venv.display()
+    );
+    venv
+}
+
+impl SmtpServer {
+    pub fn start(args: &[&str]) -> SmtpServer {
+        use std::io::BufRead;
+        let maildir = tempfile::tempdir().unwrap();
+        let mut child = Command::new(smtp_python())
+            .arg(manifest_dir().join("tests/smtp_server.py"))
+            .arg(maildir.path().join("box")) // a new path: the server's Maildir makes its own tree
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("python starts");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("the SMTP server said {line:?}"));
+        SmtpServer {
+            port,
+            maildir,
+            child,
+        }
+    }
+
+    /// Every message received so far: (envelope recipients, whole message).
+    pub fn received(&self) -> Vec<(String, String)> {
+        let new = self.maildir.path().join("box/new");
+        let mut out: Vec<(String, String)> = std::fs::read_dir(&new)
+            .map(|d| {
+                d.map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+                    .collect::<Vec<String>>()
+            })
+            .unwrap_or_default()
+            .into_iter()
+            .map(|text: String| {
+                let rcpt = header(&text, "X-RcptTo").unwrap_or_default();
+                (rcpt, text)
+            })
+            .collect();
+        out.sort();
+        out
+    }
+}
+
+impl Drop for SmtpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The value of a header of a message (first occurrence, unfolded).
+pub fn header(message: &str, name: &str) -> Option<String> {
+    let head = message.replace("\r\n", "\n");
+    let head = head
+        .split("\n\n")
+        .next()?
+        .replace("\n ", " ")
+        .replace("\n\t", " ");
+    head.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name}: ")).map(str::to_owned))
+}
+
+/// A port nothing listens on.
+pub fn closed_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}

@@ -1,10 +1,15 @@
-//! Outgoing mail. A message is rendered once into `outbox/<name>.eml` as a complete RFC 5322 file
-//! (the format an SMTP transport will send as is), then moved to `sent/` by the send step.
+//! Outgoing mail. A message is rendered once into `outbox/<name>.eml` as a complete RFC 5322 file,
+//! then handed to the transport (SMTP, sendmail, or just the move) and moved to `sent/` once
+//! accepted.
 //!
 //! Invariants: a message's file name and Message-ID are derived from what it is (round, kind,
-//! player, version), never from the clock, so queueing it twice writes it once; a message found in
-//! `sent/` is never queued again.
+//! recipient, version), never from the clock, so queueing it twice writes it once; a message found
+//! in `sent/` or `failed/` is never queued again.
 
 pub mod outbox;
+pub mod transport;
 
-pub use outbox::{Mail, MailKind, format_message, send_outbox};
+pub use outbox::{
+    Mail, MailKind, Recipient, SendReport, format_message, outbox_names, send_outbox,
+};
+pub use transport::Sender;

@@ -1,11 +1,15 @@
-//! The outbox: formatting a `Mail` with lettre's message builder, and the `file` transport's send
-//! step (a rename from `outbox/` into `sent/`).
+//! The outbox: formatting a `Mail` with lettre's message builder into `outbox/`, and the send step
+//! that hands each file to the transport and moves it to `sent/` once accepted (or to `failed/`
+//! when its recipient is refused for good).
 
+use super::transport::{Delivery, Sender};
 use crate::config::MailConfig;
 use crate::error::{Error, Result};
 use crate::game_dir::GameDir;
 use crate::player_id::PlayerId;
 use jiff::Timestamp;
+use lettre::Address;
+use lettre::address::Envelope;
 use lettre::message::{Mailbox, SinglePart};
 use std::time::{Duration, SystemTime};
 
@@ -13,6 +17,7 @@ use std::time::{Duration, SystemTime};
 pub enum MailKind {
     Ack,
     Notice,
+    Reminder,
     Public,
     Private,
 }
@@ -22,18 +27,26 @@ impl MailKind {
         match self {
             MailKind::Ack => "ack",
             MailKind::Notice => "notice",
+            MailKind::Reminder => "reminder",
             MailKind::Public => "public",
             MailKind::Private => "private",
         }
     }
 }
 
-/// One message to one player.
+/// Who a message is for: one player, or the list address `public_to` (public announcements).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Recipient {
+    Player(PlayerId),
+    List,
+}
+
+/// One message to one recipient.
 #[derive(Debug, Clone)]
 pub struct Mail {
     pub round: u32,
     pub kind: MailKind,
-    pub to: PlayerId,
+    pub to: Recipient,
     /// Distinguishes messages of one kind to one player in one round (a version number).
     pub seq: u32,
     pub subject: String,
@@ -44,11 +57,14 @@ pub struct Mail {
 impl Mail {
     /// `r001-ack-alice-2.eml`: stable, sortable, unique per message.
     pub fn file_name(&self) -> String {
+        let to = match &self.to {
+            Recipient::Player(id) => id.as_str(),
+            Recipient::List => "list",
+        };
         format!(
-            "r{:03}-{}-{}-{}.eml",
+            "r{:03}-{}-{to}-{}.eml",
             self.round,
             self.kind.name(),
-            self.to,
             self.seq
         )
     }
@@ -96,27 +112,122 @@ pub fn format_message(
     Ok(message.formatted())
 }
 
-/// The `file` transport: every message in `outbox/` moves to `sent/` (oldest name first).
-pub fn send_outbox(dir: &GameDir) -> Result<usize> {
+/// What a send step did.
+#[derive(Debug, Default)]
+pub struct SendReport {
+    pub sent: usize,
+    /// (file name, why) of messages refused for good, now in `failed/`.
+    pub refused: Vec<(String, String)>,
+    /// Why sending stopped with messages still queued (exit 75).
+    pub deferred: Option<String>,
+    pub waiting: usize,
+}
+
+/// Hands every message in `outbox/` (oldest name first) to `sender`: accepted ones move to
+/// `sent/`, refused ones to `failed/`; the first "unavailable" stops the step, leaving the rest.
+/// Killed between "accepted" and the move, a message is sent again next time, with the same
+/// Message-ID, and it is the only one.
+pub fn send_outbox(dir: &GameDir, sender: &Sender) -> Result<SendReport> {
+    let mut report = SendReport::default();
+    let names = outbox_names(dir)?;
+    for (i, name) in names.iter().enumerate() {
+        let path = dir.outbox().join(name);
+        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let delivery = match envelope_of(&bytes) {
+            Ok(envelope) => sender.deliver(&envelope, &bytes),
+            Err(why) => Delivery::Refused(why),
+        };
+        let target = match delivery {
+            Delivery::Accepted => {
+                report.sent += 1;
+                dir.sent()
+            }
+            Delivery::Refused(why) => {
+                report.refused.push((name.clone(), why));
+                dir.root().join("failed")
+            }
+            Delivery::Unavailable(why) => {
+                report.deferred = Some(why);
+                report.waiting = names.len() - i;
+                break;
+            }
+        };
+        crate::game_dir::create_dir(&target)?;
+        std::fs::rename(&path, target.join(name)).map_err(|e| Error::io(&path, e))?;
+    }
+    Ok(report)
+}
+
+/// The `.eml` files waiting in `outbox/`, sorted.
+pub fn outbox_names(dir: &GameDir) -> Result<Vec<String>> {
     let outbox = dir.outbox();
     if !outbox.is_dir() {
-        return Ok(0);
+        return Ok(Vec::new());
     }
-    let sent = dir.sent();
-    crate::game_dir::create_dir(&sent)?;
-    let mut count = 0;
+    let mut names = Vec::new();
     for entry in walkdir::WalkDir::new(&outbox)
         .min_depth(1)
         .max_depth(1)
         .sort_by_file_name()
     {
         let entry = entry.map_err(|e| Error::io(&outbox, e.into()))?;
-        let name = entry.file_name();
-        if !entry.file_type().is_file() || !name.to_string_lossy().ends_with(".eml") {
-            continue;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.file_type().is_file() && name.ends_with(".eml") {
+            names.push(name);
         }
-        std::fs::rename(entry.path(), sent.join(name)).map_err(|e| Error::io(entry.path(), e))?;
-        count += 1;
     }
-    Ok(count)
+    Ok(names)
+}
+
+/// The SMTP envelope of one of our own messages: the addresses of its From and To headers.
+pub fn envelope_of(message: &[u8]) -> std::result::Result<Envelope, String> {
+    let text = String::from_utf8_lossy(message);
+    let head = text.split("\r\n\r\n").next().unwrap_or_default();
+    // unfold continuation lines, then find the two headers
+    let head = head.replace("\r\n ", " ").replace("\r\n\t", " ");
+    let header = |name: &str| {
+        head.split("\r\n")
+            .find_map(|line| line.strip_prefix(name))
+            .map(str::trim)
+            .ok_or_else(|| format!("no {name} header"))
+    };
+    let addresses = |value: &str| -> std::result::Result<Vec<Address>, String> {
+        let found: Vec<&str> = value
+            .split('<')
+            .skip(1)
+            .filter_map(|s| s.split('>').next())
+            .collect();
+        let raw = if found.is_empty() { vec![value] } else { found };
+        raw.into_iter()
+            .map(|a| {
+                a.trim()
+                    .parse::<Address>()
+                    .map_err(|e| format!("`{a}`: {e}"))
+            })
+            .collect()
+    };
+    let from = addresses(header("From:")?)?.into_iter().next();
+    let to = addresses(header("To:")?)?;
+    Envelope::new(from, to).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_envelope_comes_from_our_own_headers() {
+        let raw = b"From: \"ORG Host\" <host@example.org>\r\nTo: =?utf-8?b?w4lyaW4=?=\r\n <erin@example.org>\r\nSubject: x\r\n\r\nTo: <spoof@example.org>\r\n";
+        let envelope = envelope_of(raw).unwrap();
+        assert_eq!(envelope.from().unwrap().to_string(), "host@example.org");
+        assert_eq!(
+            envelope
+                .to()
+                .iter()
+                .map(|a| a.to_string())
+                .collect::<Vec<_>>(),
+            ["erin@example.org"]
+        );
+        assert!(envelope_of(b"Subject: none\r\n\r\n").is_err());
+    }
 }
