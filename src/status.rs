@@ -99,6 +99,10 @@ impl WithGame for Status<'_> {
                 out,
                 "Outbox: {waiting} message(s) waiting to be sent (`adjudicate send`)"
             );
+            let why = ctx.dir.outbox().join(crate::mail::outbox::WHY_FILE);
+            if let Ok(why) = std::fs::read_to_string(why) {
+                let _ = writeln!(out, "  last attempt: {why}");
+            }
         }
         let failed = std::fs::read_dir(ctx.dir.root().join("failed")).map_or(0, |d| d.count());
         if failed > 0 {

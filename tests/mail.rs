@@ -256,6 +256,11 @@ fn a_server_that_is_down_delays_mail_but_not_the_round() {
         "{}",
         status.stdout
     );
+    assert!(
+        status.stdout.contains("  last attempt: Connection error"),
+        "{}",
+        status.stdout
+    );
 
     let server = SmtpServer::start(&[]);
     let text = fs::read_to_string(dir.join("game.toml")).unwrap();

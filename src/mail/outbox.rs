@@ -112,6 +112,9 @@ pub fn format_message(
     Ok(message.formatted())
 }
 
+/// In `outbox/`: why the last send step stopped, until a send step empties the outbox.
+pub const WHY_FILE: &str = ".why";
+
 /// What a send step did.
 #[derive(Debug, Default)]
 pub struct SendReport {
@@ -147,6 +150,8 @@ pub fn send_outbox(dir: &GameDir, sender: &Sender) -> Result<SendReport> {
                 dir.root().join("failed")
             }
             Delivery::Unavailable(why) => {
+                // kept for `status`: why the outbox is not empty
+                crate::game_dir::write_atomic(&dir.outbox().join(WHY_FILE), why.as_bytes())?;
                 report.deferred = Some(why);
                 report.waiting = names.len() - i;
                 break;
@@ -154,6 +159,9 @@ pub fn send_outbox(dir: &GameDir, sender: &Sender) -> Result<SendReport> {
         };
         crate::game_dir::create_dir(&target)?;
         std::fs::rename(&path, target.join(name)).map_err(|e| Error::io(&path, e))?;
+    }
+    if report.deferred.is_none() {
+        let _ = std::fs::remove_file(dir.outbox().join(WHY_FILE));
     }
     Ok(report)
 }
