@@ -5,7 +5,7 @@ use crate::clock;
 use crate::context::GameContext;
 use crate::error::{Error, Result, exit};
 use crate::game_dir::GameDir;
-use crate::games::{Game, GameId, room_swap::RoomSwap};
+use crate::games::{Game, GameId, god_race::GodRace, room_swap::RoomSwap};
 use crate::round::{TickOptions, TickReport};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -63,11 +63,12 @@ pub trait WithGame {
 pub fn dispatch<W: WithGame>(game: GameId, work: W, game_toml: PathBuf) -> Result<W::Output> {
     match game {
         GameId::RoomSwap => work.run::<RoomSwap>(),
-        GameId::GodRace | GameId::PlanarControl | GameId::FinalRitual => Err(Error::invalid(
+        GameId::GodRace => work.run::<GodRace>(),
+        GameId::PlanarControl | GameId::FinalRitual => Err(Error::invalid(
             game_toml,
             "game",
             format!(
-                "`{}` has no engine in this version yet; available: room-swap",
+                "`{}` has no engine in this version yet; available: god-race, room-swap",
                 game.name()
             ),
         )),

@@ -31,6 +31,18 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../templates/common/reminder.txt.tera"),
     ),
     (
+        "god-race/public.txt.tera",
+        include_str!("../templates/god-race/public.txt.tera"),
+    ),
+    (
+        "god-race/private.txt.tera",
+        include_str!("../templates/god-race/private.txt.tera"),
+    ),
+    (
+        "god-race/ack.txt.tera",
+        include_str!("../templates/god-race/ack.txt.tera"),
+    ),
+    (
         "room-swap/public.txt.tera",
         include_str!("../templates/room-swap/public.txt.tera"),
     ),

@@ -10,6 +10,8 @@
 //! [case.options]                                 # optional: game.toml [options]
 //! [case.start]                                   # optional: merged into the set-up state
 //! players.a.garnets = 1
+//! [case.replace]                                 # optional: top-level state keys replaced whole
+//! gods = { white = 9, red = 13 }
 //! [[case.step]]                                  # a version received from a player…
 //! player = "c"
 //! submit = 'room = "attic"'
@@ -53,6 +55,9 @@ struct Case {
     options: toml::Table,
     #[serde(default)]
     start: toml::Table,
+    /// Top-level state keys replaced whole (e.g. `gods`, when a god has finished).
+    #[serde(default)]
+    replace: toml::Table,
     step: Vec<Step>,
 }
 
@@ -118,9 +123,10 @@ fn run_case<G: Game>(case: &Case) -> Vec<String> {
         Ok(s) => s,
         Err(e) => return vec![format!("setup failed: {}: {}", e.key, e.message)],
     };
-    if !case.start.is_empty() {
+    if !case.start.is_empty() || !case.replace.is_empty() {
         let mut tree = toml::Table::try_from(&state).expect("state serializes");
         merge(&mut tree, &case.start);
+        tree.extend(case.replace.clone());
         state = match tree.try_into() {
             Ok(s) => s,
             Err(e) => return vec![format!("[start] does not make a valid state: {e}")],
@@ -303,6 +309,12 @@ fn run_game_cases(game: GameId) -> usize {
 
 fn short(path: &Path) -> String {
     path.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+#[test]
+fn god_race_rule_cases() {
+    let count = run_game_cases(GameId::GodRace);
+    assert!(count >= 40, "only {count} God Race cases");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //!
 //! Adding a game: a module here, one arm in `GameId`, one arm in `crate::app::dispatch`.
 
+pub mod god_race;
 pub mod room_swap;
 
 use crate::config::PlayerConfig;

@@ -1,0 +1,133 @@
+//! God Race (`god-race`): players support two gods with secret scoring orbs, then push the gods
+//! along a 14-space track with orbs drawn from a shared box, placed in three ceremonies, and
+//! candles that trigger the gods' abilities. Spec: `../shared/spec/god-race.md`; our rulings:
+//! `games/god-race/README.md`.
+
+pub mod gods;
+pub mod race;
+mod receive;
+pub mod resolve;
+pub mod state;
+
+use crate::doc::{Choice, Doc};
+use crate::games::{Game, GameId, Outcome, Resolution, Setup, SetupError};
+use crate::player_id::PlayerId;
+use gods::God;
+use rand::seq::IndexedRandom;
+use serde::Deserialize;
+use state::{Options, PlayerState, State};
+use std::collections::BTreeMap;
+
+pub struct GodRace;
+
+impl Game for GodRace {
+    const ID: GameId = GameId::GodRace;
+    type State = State;
+
+    fn setup(setup: &Setup<'_>) -> Result<State, SetupError> {
+        let bad = |key: String, message: String| SetupError { key, message };
+        let options =
+            Options::deserialize(toml::Value::Table(setup.options.clone())).map_err(|e| {
+                bad(
+                    "options".into(),
+                    format!("{} (God Race options: spaces, max_rounds)", e.message()),
+                )
+            })?;
+        if options.spaces < 4 {
+            return Err(bad("options.spaces".into(), "must be at least 4".into()));
+        }
+        if !(2..=20).contains(&setup.players.len()) {
+            return Err(bad(
+                "players".into(),
+                format!(
+                    "God Race takes 2 to 20 players; game.toml has {}",
+                    setup.players.len()
+                ),
+            ));
+        }
+        let mut players = BTreeMap::new();
+        for (i, p) in setup.players.iter().enumerate() {
+            if let Some(key) = p.extra.keys().find(|k| *k != "meadow") {
+                return Err(bad(
+                    format!("players[{i}].{key}"),
+                    "unknown key; a God Race player may have `meadow`".into(),
+                ));
+            }
+            let meadow = match p.extra.get("meadow") {
+                Some(v) => v.as_str().and_then(God::parse).ok_or_else(|| {
+                    bad(
+                        format!("players[{i}].meadow"),
+                        format!("must be one of {}", God::all_names().join(", ")),
+                    )
+                })?,
+                // ruling 12: no meadow given: a seeded random colour
+                None => *God::ALL
+                    .choose(&mut crate::rng::stream(
+                        setup.seed,
+                        0,
+                        &format!("god-race/start-meadow/{}", p.id),
+                    ))
+                    .expect("five colours"),
+            };
+            players.insert(
+                p.id.clone(),
+                PlayerState {
+                    meadow,
+                    support: Vec::new(),
+                    candles: Vec::new(),
+                    garnets: p.garnets,
+                    hand: Vec::new(),
+                    meadow_orb: None,
+                    live: Default::default(),
+                },
+            );
+        }
+        Ok(State {
+            round: 0,
+            finished: false,
+            rounds_played: 0,
+            gods: God::ALL.iter().map(|g| (*g, 1)).collect(),
+            options,
+            podium: Vec::new(),
+            orb_box: Default::default(),
+            discarded: 0,
+            players,
+        })
+    }
+
+    fn round(state: &State) -> u32 {
+        state.round
+    }
+
+    fn rounds_played(state: &State) -> u32 {
+        state.rounds_played
+    }
+
+    fn is_over(state: &State) -> bool {
+        state.finished
+    }
+
+    fn expected(state: &State) -> Vec<PlayerId> {
+        if state.finished {
+            Vec::new()
+        } else {
+            state.players.keys().cloned().collect()
+        }
+    }
+
+    fn has_valid(state: &State, player: &PlayerId) -> bool {
+        state.players.contains_key(player) && receive::required_on_file(state, player)
+    }
+
+    fn if_not_fixed(state: &State, player: &PlayerId) -> String {
+        receive::if_not_fixed(state, player)
+    }
+
+    fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
+        receive::receive(state, player, doc)
+    }
+
+    fn resolve(state: &State, seed: u64) -> Resolution<State> {
+        resolve::resolve(state, seed)
+    }
+}

@@ -1,0 +1,226 @@
+//! The race itself, pure: ceremony winners and every move of a round's evaluation, with its cause
+//! (spec god-race.md, rulings 3 to 9). No orbs, players or candles here: only spaces, rituals and
+//! the orb counts of the three ceremonies.
+
+use super::gods::{Counts, God};
+use crate::doc::Choice;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The track during one evaluation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Track {
+    /// Spaces of the gods still racing (1 = start, `goal`).
+    pub spaces: BTreeMap<God, u32>,
+    pub podium: Vec<God>,
+    pub goal: u32,
+}
+
+/// One move, in the order it happened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Move {
+    pub god: God,
+    pub from: u32,
+    pub to: u32,
+    /// Why, in words: "ceremony 2", "ceremony 2, +1 Green", "followed Green", "pushed back by Black".
+    pub cause: String,
+    /// What changed the move, if anything: "stopped by Blue", "skipped occupied spaces", "goal, 1st".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// What one evaluation did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Log {
+    /// Per ceremony processed: its winner, or `None`.
+    pub winners: Vec<Option<God>>,
+    pub moves: Vec<Move>,
+    /// Gods that reached the goal in this evaluation, in podium order.
+    pub finished: Vec<God>,
+}
+
+/// Ruling 3: among racing gods, the god whose count is the largest count held by exactly one god
+/// (a count of 0 counts; orbs of finished gods are ignored).
+pub fn ceremony_winner(spaces: &BTreeMap<God, u32>, orbs: &Counts) -> Option<God> {
+    let mut by_count: BTreeMap<u32, Vec<God>> = BTreeMap::new();
+    for god in spaces.keys() {
+        by_count
+            .entry(orbs.get(god).copied().unwrap_or(0))
+            .or_default()
+            .push(*god);
+    }
+    by_count
+        .into_values()
+        .rev()
+        .find(|gods| gods.len() == 1)
+        .map(|gods| gods[0])
+}
+
+const FINISHERS: usize = 3;
+
+/// Ruling 4: the evaluation of a round.
+pub fn evaluate(track: &mut Track, rituals: &BTreeSet<God>, ceremonies: &[Counts; 3]) -> Log {
+    let mut log = Log::default();
+    black_check(track, rituals, &mut log);
+    for (i, orbs) in ceremonies.iter().enumerate() {
+        if track.podium.len() >= FINISHERS {
+            break;
+        }
+        let c = i as u32 + 1;
+        let winner = ceremony_winner(&track.spaces, orbs);
+        log.winners.push(winner);
+        let Some(winner) = winner else {
+            black_check(track, rituals, &mut log);
+            continue;
+        };
+        // Ruling 4/5: whether White follows is decided before the winner moves.
+        let white_follows = rituals.contains(&God::White)
+            && winner != God::White
+            && track
+                .spaces
+                .get(&God::White)
+                .is_some_and(|w| Some(w) == track.spaces.get(&winner));
+        let green_bonus = winner == God::Green && rituals.contains(&God::Green);
+        let (steps, cause) = if green_bonus {
+            (c + 1, format!("ceremony {c}, +1 Green"))
+        } else {
+            (c, format!("ceremony {c}"))
+        };
+        let red_skips = winner == God::Red && rituals.contains(&God::Red);
+        move_forward(track, rituals, winner, steps, red_skips, cause, &mut log);
+        if track.podium.len() >= FINISHERS {
+            break; // ruling 4: stop when the third god finishes
+        }
+        if white_follows && track.spaces.contains_key(&God::White) {
+            let cause = format!("followed {}", winner.title());
+            move_forward(track, rituals, God::White, c, false, cause, &mut log);
+            if track.podium.len() >= FINISHERS {
+                break;
+            }
+        }
+        black_check(track, rituals, &mut log);
+    }
+    log
+}
+
+/// Rulings 5–7 and 9: one forward move, with Red's skipping, Blue's stop and the goal.
+fn move_forward(
+    track: &mut Track,
+    rituals: &BTreeSet<God>,
+    god: God,
+    steps: u32,
+    red_skips: bool,
+    cause: String,
+    log: &mut Log,
+) {
+    let Some(&from) = track.spaces.get(&god) else {
+        return;
+    };
+    let goal = track.goal;
+    let mut notes = Vec::new();
+    let mut to = if red_skips {
+        // ruling 7: only spaces free of other racing gods count; the goal always counts
+        let occupied: BTreeSet<u32> = track
+            .spaces
+            .iter()
+            .filter(|(g, _)| **g != god)
+            .map(|(_, s)| *s)
+            .collect();
+        let (mut at, mut left) = (from, steps);
+        while left > 0 && at < goal {
+            at += 1;
+            if at == goal || !occupied.contains(&at) {
+                left -= 1;
+            }
+        }
+        if at > from + steps {
+            notes.push("skipped occupied spaces".to_owned());
+        }
+        at
+    } else {
+        (from + steps).min(goal)
+    };
+    // ruling 6: Blue stops a god from behind that would pass it
+    if god != God::Blue
+        && rituals.contains(&God::Blue)
+        && let Some(&blue) = track.spaces.get(&God::Blue)
+        && from < blue
+        && to > blue
+    {
+        to = blue;
+        notes.push("stopped by Blue".to_owned());
+    }
+    if to == goal {
+        track.spaces.remove(&god);
+        track.podium.push(god);
+        log.finished.push(god);
+        notes.push(format!("goal, {}", place(track.podium.len())));
+    } else {
+        track.spaces.insert(god, to);
+    }
+    log.moves.push(Move {
+        god,
+        from,
+        to,
+        cause,
+        notes,
+    });
+}
+
+/// Ruling 8: with Black's ritual, every other racing god on Black's space moves back one, unless
+/// Black is on the start. Push-backs do not chain and do not trigger White.
+fn black_check(track: &mut Track, rituals: &BTreeSet<God>, log: &mut Log) {
+    if !rituals.contains(&God::Black) {
+        return;
+    }
+    let Some(&black) = track.spaces.get(&God::Black) else {
+        return;
+    };
+    if black <= 1 {
+        return;
+    }
+    for god in God::ALL.iter().copied().filter(|g| *g != God::Black) {
+        if track.spaces.get(&god) == Some(&black) {
+            track.spaces.insert(god, black - 1);
+            log.moves.push(Move {
+                god,
+                from: black,
+                to: black - 1,
+                cause: "pushed back by Black".to_owned(),
+                notes: Vec::new(),
+            });
+        }
+    }
+}
+
+pub fn place(n: usize) -> &'static str {
+    match n {
+        1 => "1st",
+        2 => "2nd",
+        3 => "3rd",
+        4 => "4th",
+        _ => "5th",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_count_of_zero_can_win_and_full_ties_have_no_winner() {
+        let spaces: BTreeMap<God, u32> = God::ALL.iter().map(|g| (*g, 1)).collect();
+        let orbs: Counts = [
+            (God::White, 1),
+            (God::Blue, 3),
+            (God::Black, 3),
+            (God::Red, 1),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(ceremony_winner(&spaces, &orbs), Some(God::Green));
+        let all_two: Counts = God::ALL.iter().map(|g| (*g, 2)).collect();
+        assert_eq!(ceremony_winner(&spaces, &all_two), None);
+        assert_eq!(ceremony_winner(&spaces, &Counts::new()), None);
+    }
+}
