@@ -143,3 +143,135 @@ fn random_games_keep_the_invariants_and_end() {
         "no random game needed extra rounds (longest {longest})"
     );
 }
+
+mod god_race {
+    use adjudicate::config::PlayerConfig;
+    use adjudicate::doc::{Choice, Doc};
+    use adjudicate::games::god_race::GodRace;
+    use adjudicate::games::god_race::gods::God;
+    use adjudicate::games::god_race::resolve::orbs_in_play;
+    use adjudicate::games::god_race::state::State;
+    use adjudicate::games::{Game, Setup};
+    use adjudicate::player_id::PlayerId;
+    use rand::RngExt;
+    use rand::seq::{IndexedRandom, IteratorRandom, SliceRandom};
+    use std::collections::BTreeSet;
+
+    fn names(gods: &[God]) -> String {
+        gods.iter().map(|g| format!("\"{}\"", g.name())).collect::<Vec<_>>().join(", ")
+    }
+
+    /// A plausible version: mostly legal, sometimes not.
+    fn random_submission(state: &State, id: &PlayerId, rng: &mut impl rand::Rng) -> String {
+        let me = &state.players[id];
+        let meadows: Vec<God> = God::ALL.iter().copied().filter(|g| *g != me.meadow || rng.random_bool(0.05)).collect();
+        let mut text = format!("meadow = \"{}\"\n", meadows.choose(rng).unwrap().name());
+        if state.round == 0 {
+            let mut gods = God::ALL.to_vec();
+            gods.shuffle(rng);
+            return text + &format!("support = [{}]\n", names(&gods[..2]));
+        }
+        let mut split: [Vec<God>; 3] = Default::default();
+        for g in &me.hand {
+            split[rng.random_range(0..3)].push(*g);
+        }
+        if rng.random_bool(0.05) {
+            split[0].push(God::Green); // an orb not held
+        }
+        for (i, c) in split.iter().enumerate() {
+            text.push_str(&format!("ceremony{} = [{}]\n", i + 1, names(c)));
+        }
+        let light: Vec<God> = me.candles.iter().copied().filter(|_| rng.random_bool(0.4)).collect();
+        text.push_str(&format!("light = [{}]\n", names(&light)));
+        if rng.random_bool(0.2) {
+            text.push_str(&format!("buy = [\"{}\"]\n", God::ALL.choose(rng).unwrap().name()));
+        }
+        let spare: Vec<God> = me.candles.iter().copied().filter(|c| !light.contains(c)).collect();
+        if let Some(c) = spare.first().filter(|_| rng.random_bool(0.2)) {
+            let to = state.players.keys().choose(rng).unwrap();
+            text.push_str(&format!("give = [{{ to = \"{to}\", candle = \"{}\" }}]\n", c.name()));
+        }
+        text
+    }
+
+    /// Plays one random game; checks the invariants after every resolution.
+    fn play(seed: u64) -> Result<u32, String> {
+        let mut rng = adjudicate::rng::stream(seed, 0, "god-race-properties");
+        let n = rng.random_range(2..=9usize);
+        let players: Vec<PlayerConfig> = (0..n)
+            .map(|i| PlayerConfig {
+                id: PlayerId::parse(&format!("p{i}")).unwrap(),
+                name: format!("P{i}"),
+                email: None,
+                chat: None,
+                garnets: rng.random_range(0..9),
+                extra: toml::Table::new(),
+            })
+            .collect();
+        let mut state = GodRace::setup(&Setup { players: &players, options: &toml::Table::new(), seed }).unwrap();
+        let expected_orbs = 3 * n as u32 + 5;
+        for _ in 0..300 {
+            if state.finished {
+                return Ok(state.round);
+            }
+            let ids: Vec<PlayerId> = state.players.keys().cloned().collect();
+            for id in &ids {
+                if rng.random_bool(0.9) {
+                    let text = random_submission(&state, id, &mut rng);
+                    GodRace::receive(&mut state, id, &Doc::parse(&text).unwrap());
+                }
+            }
+            let resolution = GodRace::resolve(&state, seed);
+            if GodRace::resolve(&state, seed).result != resolution.result {
+                return Err(format!("seed {seed}: resolving twice differs"));
+            }
+            let next = resolution.state;
+            if state.round == 0 {
+                // ruling 2: per colour, 1 + the players who did not support it (box + drawn orbs)
+                for god in God::ALL {
+                    let not_supporting = next.players.values().filter(|p| !p.support.contains(god)).count() as u32;
+                    let drawn: u32 = next
+                        .players
+                        .values()
+                        .map(|p| p.hand.iter().filter(|g| *g == god).count() as u32 - u32::from(p.meadow_orb == Some(*god)))
+                        .sum();
+                    let in_box = next.orb_box.get(god).copied().unwrap_or(0);
+                    if in_box + drawn != 1 + not_supporting {
+                        return Err(format!("seed {seed}: {god:?}: {in_box} in the box + {drawn} drawn, not 1 + {not_supporting}"));
+                    }
+                }
+            }
+            if !next.finished && orbs_in_play(&next) != expected_orbs {
+                return Err(format!("seed {seed} round {}: {} orbs in play, not {expected_orbs}", next.round, orbs_in_play(&next)));
+            }
+            if let Some((g, s)) = next.gods.iter().find(|(_, s)| !(1..14).contains(*s)) {
+                return Err(format!("seed {seed}: {g:?} on space {s}"));
+            }
+            let podium: BTreeSet<God> = next.podium.iter().copied().collect();
+            if podium.len() != next.podium.len() || next.gods.keys().any(|g| podium.contains(g)) || podium.len() + next.gods.len() != 5 {
+                return Err(format!("seed {seed}: podium {:?} and racing {:?} do not partition the gods", next.podium, next.gods));
+            }
+            for (id, p) in &next.players {
+                if p.garnets < 0 {
+                    return Err(format!("seed {seed}: {id} has {} garnets", p.garnets));
+                }
+                let racing = next.gods.contains_key(&p.meadow);
+                if !next.finished && (p.meadow_orb == Some(p.meadow)) != racing {
+                    return Err(format!("seed {seed}: {id} in the {:?} meadow, meadow orb {:?}", p.meadow, p.meadow_orb));
+                }
+            }
+            state = next;
+        }
+        Err(format!("seed {seed}: no end after 300 rounds"))
+    }
+
+    #[test]
+    fn random_races_conserve_orbs_keep_gods_on_the_track_and_end() {
+        let mut rounds = Vec::new();
+        for seed in 0..150 {
+            rounds.push(play(seed).unwrap_or_else(|e| panic!("{e}")));
+        }
+        rounds.sort();
+        assert!(rounds[0] >= 3, "a race ended in {} rounds", rounds[0]);
+    }
+}
