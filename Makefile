@@ -10,9 +10,10 @@ VENV := .venv
 build:
 	$(CARGO) build --release --locked
 
-## Plays the sample Room Swap game round by round into $(DEMO_DIR)/ and prints the reports.
+## Plays the sample games round by round into $(DEMO_DIR)/<game>/ and prints the reports.
 demo: build
-	bash scripts/demo.sh $(BIN) $(DEMO_DIR)
+	bash scripts/demo.sh $(BIN) $(DEMO_DIR)/room-swap room-swap dave
+	bash scripts/demo.sh $(BIN) $(DEMO_DIR)/god-race god-race erin
 
 ## Unit tests, rule cases and the integration tests (the built binary on real temp directories,
 ## mail through a real SMTP server: aiosmtpd from PyPI, installed into $(VENV)).

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Plays the sample Room Swap game (games/room-swap/example) tick by tick into a fresh game
-# directory, the way a host's cron would, and prints every announcement and one private report.
-# Usage: scripts/demo.sh ADJUDICATE_BINARY OUT_DIR
+# Plays a sample game (games/<id>/example) tick by tick into a fresh game directory, the way a
+# host's cron would, and prints every announcement and one private report.
+# Usage: scripts/demo.sh ADJUDICATE_BINARY OUT_DIR GAME_ID PLAYER
 set -euo pipefail
 bin=$1
 out=$2
-example=games/room-swap/example
+game=${3:-room-swap}
+player=${4:-dave}
+example=games/$game/example
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -15,6 +17,10 @@ cp "$example/game.toml" "$out/"
 grep -v '^#' "$example/script" | while read -r now files; do
   [ -z "$now" ] && continue
   for file in $files; do
+    if [ "$file" = bot ]; then
+      python3 scripts/bot.py "$out"
+      continue
+    fi
     n=${file%%/*}
     round=$(printf '%03d' "${n#r}")
     name=$(basename "$file")
@@ -31,7 +37,7 @@ for public in "$out"/rounds/*/public.txt; do
   cat "$public"
 done
 echo
-echo "==== $out/rounds/001/private/dave.txt (one private report)"
-cat "$out/rounds/001/private/dave.txt"
+echo "==== $out/rounds/001/private/$player.txt (one private report)"
+cat "$out/rounds/001/private/$player.txt"
 echo
 "$bin" replay "$out"

@@ -9,6 +9,7 @@ mod cases;
 mod cli;
 mod endings;
 mod example;
+mod god_race;
 mod mail;
 mod properties;
 mod secrecy;

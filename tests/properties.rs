@@ -158,13 +158,20 @@ mod god_race {
     use std::collections::BTreeSet;
 
     fn names(gods: &[God]) -> String {
-        gods.iter().map(|g| format!("\"{}\"", g.name())).collect::<Vec<_>>().join(", ")
+        gods.iter()
+            .map(|g| format!("\"{}\"", g.name()))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// A plausible version: mostly legal, sometimes not.
     fn random_submission(state: &State, id: &PlayerId, rng: &mut impl rand::Rng) -> String {
         let me = &state.players[id];
-        let meadows: Vec<God> = God::ALL.iter().copied().filter(|g| *g != me.meadow || rng.random_bool(0.05)).collect();
+        let meadows: Vec<God> = God::ALL
+            .iter()
+            .copied()
+            .filter(|g| *g != me.meadow || rng.random_bool(0.05))
+            .collect();
         let mut text = format!("meadow = \"{}\"\n", meadows.choose(rng).unwrap().name());
         if state.round == 0 {
             let mut gods = God::ALL.to_vec();
@@ -181,15 +188,31 @@ mod god_race {
         for (i, c) in split.iter().enumerate() {
             text.push_str(&format!("ceremony{} = [{}]\n", i + 1, names(c)));
         }
-        let light: Vec<God> = me.candles.iter().copied().filter(|_| rng.random_bool(0.4)).collect();
+        let light: Vec<God> = me
+            .candles
+            .iter()
+            .copied()
+            .filter(|_| rng.random_bool(0.4))
+            .collect();
         text.push_str(&format!("light = [{}]\n", names(&light)));
         if rng.random_bool(0.2) {
-            text.push_str(&format!("buy = [\"{}\"]\n", God::ALL.choose(rng).unwrap().name()));
+            text.push_str(&format!(
+                "buy = [\"{}\"]\n",
+                God::ALL.choose(rng).unwrap().name()
+            ));
         }
-        let spare: Vec<God> = me.candles.iter().copied().filter(|c| !light.contains(c)).collect();
+        let spare: Vec<God> = me
+            .candles
+            .iter()
+            .copied()
+            .filter(|c| !light.contains(c))
+            .collect();
         if let Some(c) = spare.first().filter(|_| rng.random_bool(0.2)) {
             let to = state.players.keys().choose(rng).unwrap();
-            text.push_str(&format!("give = [{{ to = \"{to}\", candle = \"{}\" }}]\n", c.name()));
+            text.push_str(&format!(
+                "give = [{{ to = \"{to}\", candle = \"{}\" }}]\n",
+                c.name()
+            ));
         }
         text
     }
@@ -208,7 +231,12 @@ mod god_race {
                 extra: toml::Table::new(),
             })
             .collect();
-        let mut state = GodRace::setup(&Setup { players: &players, options: &toml::Table::new(), seed }).unwrap();
+        let mut state = GodRace::setup(&Setup {
+            players: &players,
+            options: &toml::Table::new(),
+            seed,
+        })
+        .unwrap();
         let expected_orbs = 3 * n as u32 + 5;
         for _ in 0..300 {
             if state.finished {
@@ -225,31 +253,87 @@ mod god_race {
             if GodRace::resolve(&state, seed).result != resolution.result {
                 return Err(format!("seed {seed}: resolving twice differs"));
             }
+            // Secrecy, structurally: the public part holds only what the rules announce, and a
+            // player's private part names no other player but the receivers of their own gifts.
+            let public = &resolution.result.public;
+            for key in public.keys() {
+                let allowed = [
+                    "round",
+                    "orbs",
+                    "rituals",
+                    "winners",
+                    "moves",
+                    "podium",
+                    "places",
+                    "finished_now",
+                    "spaces",
+                    "meadows",
+                    "defaults",
+                    "picture",
+                    "next_round",
+                    "final",
+                ];
+                if !allowed.contains(&key.as_str()) {
+                    return Err(format!("seed {seed}: [public] holds `{key}`"));
+                }
+            }
+            for (id, private) in &resolution.result.private {
+                let mut table = private.clone();
+                table.remove("gave");
+                let text = toml::to_string(&table).unwrap();
+                if let Some(other) = ids
+                    .iter()
+                    .find(|o| *o != id && text.contains(&format!("\"{o}\"")))
+                {
+                    return Err(format!(
+                        "seed {seed}: {id}'s private result names {other}: {text}"
+                    ));
+                }
+            }
             let next = resolution.state;
             if state.round == 0 {
                 // ruling 2: per colour, 1 + the players who did not support it (box + drawn orbs)
                 for god in God::ALL {
-                    let not_supporting = next.players.values().filter(|p| !p.support.contains(god)).count() as u32;
+                    let not_supporting = next
+                        .players
+                        .values()
+                        .filter(|p| !p.support.contains(god))
+                        .count() as u32;
                     let drawn: u32 = next
                         .players
                         .values()
-                        .map(|p| p.hand.iter().filter(|g| *g == god).count() as u32 - u32::from(p.meadow_orb == Some(*god)))
+                        .map(|p| {
+                            p.hand.iter().filter(|g| *g == god).count() as u32
+                                - u32::from(p.meadow_orb == Some(*god))
+                        })
                         .sum();
                     let in_box = next.orb_box.get(god).copied().unwrap_or(0);
                     if in_box + drawn != 1 + not_supporting {
-                        return Err(format!("seed {seed}: {god:?}: {in_box} in the box + {drawn} drawn, not 1 + {not_supporting}"));
+                        return Err(format!(
+                            "seed {seed}: {god:?}: {in_box} in the box + {drawn} drawn, not 1 + {not_supporting}"
+                        ));
                     }
                 }
             }
             if !next.finished && orbs_in_play(&next) != expected_orbs {
-                return Err(format!("seed {seed} round {}: {} orbs in play, not {expected_orbs}", next.round, orbs_in_play(&next)));
+                return Err(format!(
+                    "seed {seed} round {}: {} orbs in play, not {expected_orbs}",
+                    next.round,
+                    orbs_in_play(&next)
+                ));
             }
             if let Some((g, s)) = next.gods.iter().find(|(_, s)| !(1..14).contains(*s)) {
                 return Err(format!("seed {seed}: {g:?} on space {s}"));
             }
             let podium: BTreeSet<God> = next.podium.iter().copied().collect();
-            if podium.len() != next.podium.len() || next.gods.keys().any(|g| podium.contains(g)) || podium.len() + next.gods.len() != 5 {
-                return Err(format!("seed {seed}: podium {:?} and racing {:?} do not partition the gods", next.podium, next.gods));
+            if podium.len() != next.podium.len()
+                || next.gods.keys().any(|g| podium.contains(g))
+                || podium.len() + next.gods.len() != 5
+            {
+                return Err(format!(
+                    "seed {seed}: podium {:?} and racing {:?} do not partition the gods",
+                    next.podium, next.gods
+                ));
             }
             for (id, p) in &next.players {
                 if p.garnets < 0 {
@@ -257,7 +341,10 @@ mod god_race {
                 }
                 let racing = next.gods.contains_key(&p.meadow);
                 if !next.finished && (p.meadow_orb == Some(p.meadow)) != racing {
-                    return Err(format!("seed {seed}: {id} in the {:?} meadow, meadow orb {:?}", p.meadow, p.meadow_orb));
+                    return Err(format!(
+                        "seed {seed}: {id} in the {:?} meadow, meadow orb {:?}",
+                        p.meadow, p.meadow_orb
+                    ));
                 }
             }
             state = next;

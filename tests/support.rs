@@ -12,6 +12,10 @@ pub fn example_dir() -> PathBuf {
     manifest_dir().join("games/room-swap/example")
 }
 
+pub fn god_race_example_dir() -> PathBuf {
+    manifest_dir().join("games/god-race/example")
+}
+
 /// `Some(description)` if `expected` is not contained in `actual`: tables are compared key by key
 /// (extra keys in `actual` are fine), everything else must be equal.
 pub fn subset_mismatch(expected: &toml::Value, actual: &toml::Value, path: &str) -> Option<String> {
@@ -103,9 +107,13 @@ pub fn snapshot(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
         .collect()
 }
 
-/// The example's script (`games/room-swap/example/script`): one `(now, files)` per tick.
+/// The Room Swap example's script (`games/room-swap/example/script`): one `(now, files)` per tick.
 pub fn script() -> Vec<(String, Vec<String>)> {
-    let text = std::fs::read_to_string(example_dir().join("script")).unwrap();
+    script_of(&example_dir())
+}
+
+pub fn script_of(example: &Path) -> Vec<(String, Vec<String>)> {
+    let text = std::fs::read_to_string(example.join("script")).unwrap();
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
@@ -119,14 +127,28 @@ pub fn script() -> Vec<(String, Vec<String>)> {
 /// Plays the example's script into `dir` the way `make demo` does: each file is copied into its
 /// round's `submissions/` (`r2/bob.v2.toml` -> `rounds/002/submissions/bob.toml`), then a tick runs
 /// at `now`; `after` is called after each tick.
-pub fn play_script_with(dir: &Path, mut after: impl FnMut(&str)) {
-    for (now, files) in script() {
+pub fn play_script_with(dir: &Path, after: impl FnMut(&str)) {
+    play_example(dir, &example_dir(), after);
+}
+
+/// Plays the script of `example` into `dir`; the word `bot` runs `scripts/bot.py`, which answers
+/// for every player of a God Race (as `make demo` does).
+pub fn play_example(dir: &Path, example: &Path, mut after: impl FnMut(&str)) {
+    for (now, files) in script_of(example) {
         for file in files {
+            if file == "bot" {
+                let status = Command::new("python3")
+                    .arg(manifest_dir().join("scripts/bot.py"))
+                    .arg(dir)
+                    .status()
+                    .unwrap();
+                assert!(status.success(), "bot.py failed");
+                continue;
+            }
             let (folder, name) = file.split_once('/').unwrap();
             let round: u32 = folder.trim_start_matches('r').parse().unwrap();
             let player = name.split('.').next().unwrap();
-            let text =
-                std::fs::read_to_string(example_dir().join("submissions").join(&file)).unwrap();
+            let text = std::fs::read_to_string(example.join("submissions").join(&file)).unwrap();
             submit(dir, round, player, &text);
         }
         tick(dir, &now, &["-q"]);

@@ -25,6 +25,8 @@ struct Public {
     winners: Vec<String>,
     moves: Vec<Move>,
     podium: Vec<God>,
+    /// "1st", "2nd"… of each god on the podium.
+    places: BTreeMap<God, String>,
     finished_now: Vec<God>,
     spaces: BTreeMap<God, u32>,
     /// Where every player is for the next round.
@@ -131,6 +133,7 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
         winners: Vec::new(),
         moves: Vec::new(),
         podium: state.podium.clone(),
+        places: BTreeMap::new(),
         finished_now: Vec::new(),
         spaces: BTreeMap::new(),
         meadows: meadows.clone(),
@@ -185,6 +188,12 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
     }
     next.rounds_played += 1;
     public.podium = next.podium.clone();
+    public.places = next
+        .podium
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (*g, race::place(i + 1).to_owned()))
+        .collect();
     public.spaces = next.gods.clone();
     public.defaults = defaults.into_iter().collect();
     public.picture = picture(&next);
