@@ -31,9 +31,11 @@ check:
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	$(MAKE) test
 
-## Speed targets (never asserted in tests): see scripts/bench.sh.
+## Speed targets (never asserted in tests): a sample tick against process start + file writes,
+## and a synthetic God Race round at 1,000 and 10,000 players, phase by phase.
 bench: build
 	bash scripts/bench.sh $(BIN)
+	$(CARGO) bench --locked --bench god_race_round
 
 clean-demo:
 	rm -rf $(DEMO_DIR)

@@ -172,7 +172,11 @@ fn execute(command: Command) -> Result<u8> {
         }
         Command::Render { game_dir, round } => {
             let ctx = GameContext::load(GameDir::open(game_dir)?)?;
-            let rounds = crate::replay::rerender(&ctx, round)?;
+            let rounds = dispatch(
+                ctx.config.game,
+                crate::replay::Rerender { ctx: &ctx, round },
+                ctx.dir.game_toml(),
+            )?;
             println!(
                 "Re-rendered round(s): {}",
                 rounds

@@ -8,7 +8,6 @@ use crate::error::{Error, Result};
 use crate::game_dir::SubmissionEntry;
 use crate::games::Game;
 use crate::player_id::PlayerId;
-use crate::render::Renderer;
 use crate::submission::screen;
 use std::path::{Path, PathBuf};
 
@@ -24,7 +23,7 @@ impl WithGame for Check<'_> {
     fn run<G: Game>(self) -> Result<Vec<String>> {
         let ctx = self.ctx;
         // Host files: these are errors (exit 65 with file and key), not a list.
-        Renderer::new(G::ID, &ctx.dir.templates())?;
+        ctx.renderer()?;
         crate::mail::Sender::new(&ctx.config.mail, &ctx.secrets)?;
         crate::round::setup::<G>(ctx)?;
         let mut state = match ctx.load_state::<G>()? {

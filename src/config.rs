@@ -21,6 +21,8 @@ pub struct GameConfig {
     pub mail: MailConfig,
     pub players: Vec<PlayerConfig>,
     pub options: toml::Table,
+    /// Position of each player in `players`, for lookups in large games.
+    index: BTreeMap<PlayerId, usize>,
 }
 
 #[derive(Debug, Clone)]
@@ -267,6 +269,11 @@ impl GameConfig {
                 extra: p.extra,
             });
         }
+        let index = players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id.clone(), i))
+            .collect();
         Ok(GameConfig {
             game,
             title: raw.title,
@@ -275,11 +282,12 @@ impl GameConfig {
             mail,
             players,
             options: raw.options,
+            index,
         })
     }
 
     pub fn player(&self, id: &PlayerId) -> Option<&PlayerConfig> {
-        self.players.iter().find(|p| &p.id == id)
+        self.index.get(id).map(|i| &self.players[*i])
     }
 
     pub fn player_ids(&self) -> Vec<PlayerId> {

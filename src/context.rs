@@ -96,13 +96,18 @@ impl GameContext {
             next_deadline: next_round
                 .and_then(|_| self.deadline(index + 1))
                 .map(clock::human),
-            players: self
-                .config
-                .players
-                .iter()
-                .map(|p| (p.id.to_string(), p.name.clone()))
-                .collect(),
         }
+    }
+
+    /// The templates of this game, compiled once, with the players' display names.
+    pub fn renderer(&self) -> Result<crate::render::Renderer> {
+        let names = self
+            .config
+            .players
+            .iter()
+            .map(|p| (p.id.to_string(), p.name.clone()))
+            .collect();
+        crate::render::Renderer::new(self.config.game, &self.dir.templates(), names)
     }
 
     pub fn player_info(&self, id: &crate::player_id::PlayerId) -> crate::render::PlayerInfo {

@@ -3,7 +3,7 @@
 //! the previous state, and the next tick redoes the rest with the same bytes.
 
 use crate::error::Result;
-use crate::game_dir::{create_dir, write_atomic};
+use crate::game_dir::{create_dir, write_atomic, write_atomic_durable};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Default)]
@@ -15,6 +15,8 @@ pub struct Plan {
 enum Step {
     Dir(PathBuf),
     File(PathBuf, Vec<u8>),
+    /// Synced to disk before its rename: state.toml.
+    Durable(PathBuf, Vec<u8>),
 }
 
 impl Plan {
@@ -33,6 +35,15 @@ impl Plan {
         self.steps.push(Step::File(path, bytes));
     }
 
+    /// Plans a write that reaches the disk before it replaces the old file (state.toml).
+    pub fn durable_file(&mut self, path: PathBuf, bytes: impl Into<Vec<u8>>) {
+        let bytes = bytes.into();
+        if std::fs::read(&path).is_ok_and(|old| old == bytes) {
+            return;
+        }
+        self.steps.push(Step::Durable(path, bytes));
+    }
+
     pub fn is_empty(&self) -> bool {
         self.steps.is_empty()
     }
@@ -41,7 +52,7 @@ impl Plan {
     pub fn entries(&self) -> impl Iterator<Item = (&Path, Option<usize>)> {
         self.steps.iter().map(|s| match s {
             Step::Dir(p) => (p.as_path(), None),
-            Step::File(p, b) => (p.as_path(), Some(b.len())),
+            Step::File(p, b) | Step::Durable(p, b) => (p.as_path(), Some(b.len())),
         })
     }
 
@@ -50,6 +61,7 @@ impl Plan {
             match step {
                 Step::Dir(p) => create_dir(&p)?,
                 Step::File(p, bytes) => write_atomic(&p, &bytes)?,
+                Step::Durable(p, bytes) => write_atomic_durable(&p, &bytes)?,
             }
         }
         Ok(())

@@ -87,8 +87,6 @@ pub struct GameInfo {
     pub deadline: Option<String>,
     pub next_round: Option<u32>,
     pub next_deadline: Option<String>,
-    /// id -> display name
-    pub players: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -153,10 +151,17 @@ pub struct Renderer {
 
 impl Renderer {
     /// Compiles the built-in templates of `game` with the overrides found in `overrides`.
-    pub fn new(game: GameId, overrides: &Path) -> Result<Renderer> {
+    /// `names` maps player ids to display names, for the `name` filter (`{{ id | name }}`): held
+    /// once here rather than copied into every report's context.
+    pub fn new(
+        game: GameId,
+        overrides: &Path,
+        names: BTreeMap<String, String>,
+    ) -> Result<Renderer> {
         let mut tera = Tera::default();
         tera.autoescape_on(Vec::new());
         tera.register_filter("wrap", wrap_filter);
+        tera.register_filter("name", NameFilter { names });
         let mut sources = HashMap::new();
         let mut templates = Vec::new();
         for (name, builtin) in BUILT_IN {
@@ -243,6 +248,26 @@ fn error_chain(e: &dyn std::error::Error) -> String {
         source = s.source();
     }
     text
+}
+
+/// `{{ id | name }}`: a player's display name (the id itself if unknown).
+struct NameFilter {
+    names: BTreeMap<String, String>,
+}
+
+impl tera::Filter for NameFilter {
+    fn filter(
+        &self,
+        value: &tera::Value,
+        _: &HashMap<String, tera::Value>,
+    ) -> tera::Result<tera::Value> {
+        let id = value
+            .as_str()
+            .ok_or_else(|| tera::Error::msg("name expects a player id"))?;
+        Ok(tera::Value::String(
+            self.names.get(id).cloned().unwrap_or_else(|| id.to_owned()),
+        ))
+    }
 }
 
 /// `{{ text | wrap(width=72, indent="  ") }}`: fills words into lines of at most `width` columns;

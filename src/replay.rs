@@ -9,7 +9,6 @@ use crate::game_dir::{read_optional, read_string, write_atomic};
 use crate::games::Game;
 use crate::problem::Problem;
 use crate::receipts::Receipts;
-use crate::render::Renderer;
 use crate::report::ResultFile;
 use crate::round::{reapply, setup};
 use std::path::Path;
@@ -30,7 +29,7 @@ impl WithGame for Replay<'_> {
 
     fn run<G: Game>(self) -> Result<ReplayOutcome> {
         let ctx = self.ctx;
-        let renderer = Renderer::new(G::ID, &ctx.dir.templates())?;
+        let renderer = ctx.renderer()?;
         let mut out = ReplayOutcome::default();
         let mut state = setup::<G>(ctx)?;
         let mut applied = 0;
@@ -65,7 +64,7 @@ impl WithGame for Replay<'_> {
             let resolution = G::resolve(&state, ctx.config.seed);
             let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
             let result = ResultFile::new(ctx, round, index, next_round, resolution.result);
-            let reports = result.render(ctx, &renderer)?;
+            let reports = result.render::<G>(ctx, &renderer)?;
             out.compare(&ctx.dir.result(round), result.to_toml().as_bytes())?;
             out.compare(&ctx.dir.public(round), reports.public.as_bytes())?;
             for (player, text) in &reports.private {
@@ -147,25 +146,35 @@ pub fn resolved_rounds(ctx: &GameContext) -> Result<Vec<u32>> {
 }
 
 /// Re-renders `public.txt` and `private/*.txt` of one round (or all resolved rounds).
-pub fn rerender(ctx: &GameContext, round: Option<u32>) -> Result<Vec<u32>> {
-    let renderer = Renderer::new(ctx.config.game, &ctx.dir.templates())?;
-    let rounds = match round {
-        Some(n) if ctx.dir.result(n).is_file() => vec![n],
-        Some(n) => {
-            return Err(Error::Usage(format!(
-                "round {n} has no result.toml: it has not been resolved"
-            )));
+pub struct Rerender<'a> {
+    pub ctx: &'a GameContext,
+    pub round: Option<u32>,
+}
+
+impl WithGame for Rerender<'_> {
+    type Output = Vec<u32>;
+
+    fn run<G: Game>(self) -> Result<Vec<u32>> {
+        let ctx = self.ctx;
+        let renderer = ctx.renderer()?;
+        let rounds = match self.round {
+            Some(n) if ctx.dir.result(n).is_file() => vec![n],
+            Some(n) => {
+                return Err(Error::Usage(format!(
+                    "round {n} has no result.toml: it has not been resolved"
+                )));
+            }
+            None => resolved_rounds(ctx)?,
+        };
+        for &n in &rounds {
+            let path = ctx.dir.result(n);
+            let result = ResultFile::parse(&path, &read_string(&path)?)?;
+            let reports = result.render::<G>(ctx, &renderer)?;
+            write_atomic(&ctx.dir.public(n), reports.public.as_bytes())?;
+            for (player, text) in &reports.private {
+                write_atomic(&ctx.dir.private(n, player), text.as_bytes())?;
+            }
         }
-        None => resolved_rounds(ctx)?,
-    };
-    for &n in &rounds {
-        let path = ctx.dir.result(n);
-        let result = ResultFile::parse(&path, &read_string(&path)?)?;
-        let reports = result.render(ctx, &renderer)?;
-        write_atomic(&ctx.dir.public(n), reports.public.as_bytes())?;
-        for (player, text) in &reports.private {
-            write_atomic(&ctx.dir.private(n, player), text.as_bytes())?;
-        }
+        Ok(rounds)
     }
-    Ok(rounds)
 }

@@ -5,7 +5,7 @@ use crate::clock;
 use crate::config::parse_host_file;
 use crate::context::GameContext;
 use crate::error::Result;
-use crate::games::RoundResult;
+use crate::games::{Game, RoundResult};
 use crate::player_id::PlayerId;
 use crate::render::{Kind, PrivateContext, PublicContext, Renderer};
 use serde::{Deserialize, Serialize};
@@ -69,11 +69,49 @@ impl ResultFile {
         parse_host_file(path, text)
     }
 
+    /// The file's text. Serialized a player at a time: the same text as one `toml::to_string`
+    /// of the whole, but linear in players (the whole document at once grew faster than that).
     pub fn to_toml(&self) -> String {
-        toml::to_string(self).expect("results serialize")
+        #[derive(Serialize)]
+        struct Head<'a> {
+            meta: &'a Meta,
+            public: &'a toml::Table,
+        }
+        #[derive(Serialize)]
+        struct One<'a> {
+            private: BTreeMap<&'a PlayerId, &'a toml::Table>,
+        }
+        #[derive(Serialize)]
+        struct Tail<'a> {
+            garnets: &'a BTreeMap<PlayerId, i64>,
+        }
+        let mut parts = vec![
+            toml::to_string(&Head {
+                meta: &self.meta,
+                public: &self.public,
+            })
+            .expect("results serialize"),
+        ];
+        for (id, table) in &self.private {
+            parts.push(
+                toml::to_string(&One {
+                    private: [(id, table)].into(),
+                })
+                .expect("results serialize"),
+            );
+        }
+        if !self.garnets.is_empty() {
+            parts.push(
+                toml::to_string(&Tail {
+                    garnets: &self.garnets,
+                })
+                .expect("results serialize"),
+            );
+        }
+        parts.join("\n")
     }
 
-    pub fn render(&self, ctx: &GameContext, renderer: &Renderer) -> Result<Reports> {
+    pub fn render<G: Game>(&self, ctx: &GameContext, renderer: &Renderer) -> Result<Reports> {
         let mut game = ctx.game_info(self.meta.round, self.meta.index, self.meta.next_round);
         if let Some(next) = &self.meta.next_deadline {
             game.next_deadline = clock::parse_instant(next).ok().map(clock::human);
@@ -86,6 +124,7 @@ impl ResultFile {
             },
         )?;
         let empty = toml::Table::new();
+        let public_view = G::private_view(&self.public);
         let private = ctx
             .config
             .players
@@ -94,7 +133,7 @@ impl ResultFile {
                 let context = PrivateContext {
                     game: &game,
                     player: ctx.player_info(&p.id),
-                    public: &self.public,
+                    public: &public_view,
                     private: self.private.get(&p.id).unwrap_or(&empty),
                     garnets: self.garnets.get(&p.id).copied().unwrap_or(0),
                 };
@@ -102,5 +141,38 @@ impl ResultFile {
             })
             .collect::<Result<_>>()?;
         Ok(Reports { public, private })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_text_is_that_of_the_whole_document_and_reads_back() {
+        let mut private = BTreeMap::new();
+        for id in ["alice", "bob"] {
+            let table: toml::Table =
+                toml::from_str("room = \"attic\"\nnotes = []\n[next]\nround = 2\n").unwrap();
+            private.insert(PlayerId::parse(id).unwrap(), table);
+        }
+        let result = ResultFile {
+            meta: Meta {
+                game: "room-swap".into(),
+                round: 1,
+                index: 0,
+                next_round: Some(2),
+                next_deadline: None,
+            },
+            public: toml::from_str("round = 1\n[next]\nround = 2\n").unwrap(),
+            private,
+            garnets: [(PlayerId::parse("alice").unwrap(), -2)].into(),
+        };
+        let text = result.to_toml();
+        assert_eq!(text, toml::to_string(&result).unwrap());
+        assert_eq!(
+            ResultFile::parse(Path::new("result.toml"), &text).unwrap(),
+            result
+        );
     }
 }

@@ -62,7 +62,7 @@ pub struct Received {
 }
 
 pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport> {
-    let renderer = Renderer::new(G::ID, &ctx.dir.templates())?;
+    let renderer = ctx.renderer()?;
     let mut plan = Plan::default();
     let mut report = TickReport::default();
     let loaded = ctx.load_state::<G>()?;
@@ -84,7 +84,7 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
     // state.toml last: everything it refers to is on disk before it.
     if loaded.as_ref() != Some(&file) {
         let text = toml::to_string(&file).expect("state serializes");
-        plan.file(ctx.dir.state_toml(), text);
+        plan.durable_file(ctx.dir.state_toml(), text);
     }
     if opts.dry_run {
         report.planned = plan.entries().map(|(p, n)| (p.to_path_buf(), n)).collect();
@@ -146,6 +146,13 @@ fn play_round<G: Game>(
         mail.acknowledge(renderer, &info, &receipt, seq, &outcome)?;
     }
 
+    // The latest receipt of each player, by position: one lookup per file, whatever the size.
+    let mut latest: std::collections::BTreeMap<PlayerId, usize> = receipts
+        .list
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.player.clone(), i))
+        .collect();
     let mut new_receipts = false;
     for entry in ctx.dir.submission_entries(round)? {
         let (player, path) = match entry {
@@ -165,23 +172,18 @@ fn play_round<G: Game>(
         }
         let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
         let sha256 = sha256_hex(&bytes);
-        if receipts
-            .last_for(&player)
-            .is_some_and(|r| r.sha256 == sha256)
-        {
+        let last = latest.get(&player).map(|i| &receipts.list[*i]);
+        if last.is_some_and(|r| r.sha256 == sha256) {
             continue;
         }
-        let n = receipts.next_n(&player);
+        let n = last.map_or(1, |r| r.n + 1);
         let screened = screen(&bytes, ctx.secrets.tokens.get(&player).map(String::as_str));
         let refused = screened.doc.is_err();
         let mut outcome = match &screened.doc {
             Ok(doc) => G::receive(&mut file.game, &player, doc),
             Err(problem) => Outcome::refused(problem.clone()),
         };
-        if !outcome.valid
-            && outcome.if_not_fixed.is_none()
-            && G::expected(&file.game).contains(&player)
-        {
+        if !outcome.valid && outcome.if_not_fixed.is_none() && G::plays(&file.game, &player) {
             outcome.if_not_fixed = Some(G::if_not_fixed(&file.game, &player));
         }
         mail.plan
@@ -203,6 +205,7 @@ fn play_round<G: Game>(
             problems: outcome.problems.len(),
         });
         mail.acknowledge(renderer, &info, &receipt, receipts.list.len(), &outcome)?;
+        latest.insert(receipt.player.clone(), receipts.list.len());
         receipts.list.push(receipt);
         new_receipts = true;
     }
@@ -226,7 +229,10 @@ fn play_round<G: Game>(
         let from = d.checked_sub(before).unwrap_or(d);
         if opts.now >= from && opts.now < d {
             for player in expected.iter().filter(|p| !G::has_valid(&file.game, p)) {
-                let latest = receipts.last_for(player);
+                if !mail.mails(&Recipient::Player(player.clone())) {
+                    continue;
+                }
+                let latest = latest.get(player).map(|i| &receipts.list[*i]);
                 let context = ReminderContext {
                     game: &info,
                     player: ctx.player_info(player),
@@ -261,7 +267,7 @@ fn play_round<G: Game>(
     let resolution = G::resolve(&file.game, ctx.config.seed);
     let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
     let result = ResultFile::new(ctx, round, index, next_round, resolution.result);
-    let reports = result.render(ctx, renderer)?;
+    let reports = result.render::<G>(ctx, renderer)?;
     mail.plan.file(ctx.dir.result(round), result.to_toml());
     mail.plan
         .file(ctx.dir.public(round), reports.public.clone());
@@ -328,10 +334,7 @@ pub fn reapply<G: Game>(
             .map_err(|p| Error::invalid(&path, format!("{}", p.line.unwrap_or(0)), p.message))?;
         G::receive(state, &receipt.player, &doc)
     };
-    if !outcome.valid
-        && outcome.if_not_fixed.is_none()
-        && G::expected(state).contains(&receipt.player)
-    {
+    if !outcome.valid && outcome.if_not_fixed.is_none() && G::plays(state, &receipt.player) {
         outcome.if_not_fixed = Some(G::if_not_fixed(state, &receipt.player));
     }
     Ok(outcome)
@@ -354,8 +357,13 @@ impl Mailer<'_> {
         seq: usize,
         outcome: &Outcome,
     ) -> Result<()> {
+        self.report.answers += outcome.answers.len() + outcome.notices.len();
         let at = clock::parse_instant(&receipt.at)
             .map_err(|m| Error::invalid(self.ctx.dir.receipts(info.round), "receipt.at", m))?;
+        let sender = Recipient::Player(receipt.player.clone());
+        if !self.mails(&sender) {
+            return self.notices(renderer, info, seq, outcome, at);
+        }
         let context = AckContext {
             game: info,
             player: self.ctx.player_info(&receipt.player),
@@ -368,7 +376,6 @@ impl Mailer<'_> {
             if_not_fixed: outcome.if_not_fixed.as_deref(),
         };
         let body = renderer.render(Kind::Ack, &context)?;
-        self.report.answers += outcome.answers.len() + outcome.notices.len();
         self.queue(Mail {
             round: info.round,
             kind: MailKind::Ack,
@@ -381,26 +388,50 @@ impl Mailer<'_> {
             body,
             date: at,
         })?;
+        self.notices(renderer, info, seq, outcome, at)
+    }
+
+    /// The notices an instant action sends to other players (a Block's target).
+    fn notices(
+        &mut self,
+        renderer: &Renderer,
+        info: &GameInfo,
+        seq: usize,
+        outcome: &Outcome,
+        at: Timestamp,
+    ) -> Result<()> {
         for notice in &outcome.notices {
-            let body = renderer.render(
-                Kind::Notice,
-                &NoticeContext {
-                    game: info,
-                    player: self.ctx.player_info(&notice.to),
-                    text: &notice.text,
-                },
-            )?;
+            let to = Recipient::Player(notice.to.clone());
+            if !self.mails(&to) {
+                continue;
+            }
+            let context = NoticeContext {
+                game: info,
+                player: self.ctx.player_info(&notice.to),
+                text: &notice.text,
+            };
             self.queue(Mail {
                 round: info.round,
                 kind: MailKind::Notice,
-                to: Recipient::Player(notice.to.clone()),
+                to,
                 seq: seq as u32 + 1,
                 subject: format!("{}: round {}, a notice for you", info.title, info.round),
-                body,
+                body: renderer.render(Kind::Notice, &context)?,
                 date: at,
             })?;
         }
         Ok(())
+    }
+
+    /// Whether a message to `to` would be queued at all (mail on, an address known): rendering
+    /// is skipped otherwise.
+    fn mails(&self, to: &Recipient) -> bool {
+        let config = &self.ctx.config;
+        config.mail.transport.queues()
+            && match to {
+                Recipient::List => config.mail.public_to.is_some(),
+                Recipient::Player(id) => config.player(id).is_some_and(|p| p.email.is_some()),
+            }
     }
 
     fn queue(&mut self, mail: Mail) -> Result<()> {

@@ -137,6 +137,11 @@ pub trait Game {
     /// The players expected to submit this round.
     fn expected(state: &Self::State) -> Vec<PlayerId>;
 
+    /// Whether `player` is expected to submit this round (cheap: called once per version).
+    fn plays(state: &Self::State, player: &PlayerId) -> bool {
+        Self::expected(state).contains(player)
+    }
+
     /// Whether `player` has a choice on file that will be used as is.
     fn has_valid(state: &Self::State, player: &PlayerId) -> bool;
 
@@ -147,6 +152,13 @@ pub trait Game {
     /// Validates one version of a player's submission and applies it to the live state, instant
     /// actions included. Must never panic, whatever the document holds.
     fn receive(state: &mut Self::State, player: &PlayerId, doc: &Doc) -> Outcome;
+
+    /// What of `[public]` a private report's template sees. Every private report is rendered with
+    /// it, so a game whose announcement grows with the number of players keeps here only what
+    /// the private template needs (rendering stays linear in players).
+    fn private_view(public: &toml::Table) -> toml::Table {
+        public.clone()
+    }
 
     /// Resolves the current round. `seed` is the game's seed; draws use `crate::rng::stream`.
     fn resolve(state: &Self::State, seed: u64) -> Resolution<Self::State>;

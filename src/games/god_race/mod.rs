@@ -20,6 +20,8 @@ use std::collections::BTreeMap;
 
 pub struct GodRace;
 
+pub const MAX_PLAYERS: usize = 10_000;
+
 impl Game for GodRace {
     const ID: GameId = GameId::GodRace;
     type State = State;
@@ -36,11 +38,13 @@ impl Game for GodRace {
         if options.spaces < 4 {
             return Err(bad("options.spaces".into(), "must be at least 4".into()));
         }
-        if !(2..=20).contains(&setup.players.len()) {
+        // ruling 15: the rules are written for about 7 players and work for any number; the
+        // limit only keeps a typo from making a million-player game.
+        if !(2..=MAX_PLAYERS).contains(&setup.players.len()) {
             return Err(bad(
                 "players".into(),
                 format!(
-                    "God Race takes 2 to 20 players; game.toml has {}",
+                    "God Race takes 2 to {MAX_PLAYERS} players; game.toml has {}",
                     setup.players.len()
                 ),
             ));
@@ -115,6 +119,10 @@ impl Game for GodRace {
         }
     }
 
+    fn plays(state: &State, player: &PlayerId) -> bool {
+        !state.finished && state.players.contains_key(player)
+    }
+
     fn has_valid(state: &State, player: &PlayerId) -> bool {
         state.players.contains_key(player) && receive::required_on_file(state, player)
     }
@@ -125,6 +133,21 @@ impl Game for GodRace {
 
     fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
         receive::receive(state, player, doc)
+    }
+
+    /// The private report needs the round, the podium and the gods' points, not every player's
+    /// meadow, score or scoring orbs (each player's own are in their private part).
+    fn private_view(public: &toml::Table) -> toml::Table {
+        let mut view: toml::Table = ["round", "next_round", "podium", "places", "rituals"]
+            .iter()
+            .filter_map(|k| public.get(*k).map(|v| (k.to_string(), v.clone())))
+            .collect();
+        if let Some(points) = public.get("final").and_then(|f| f.get("god_points")) {
+            let mut fin = toml::Table::new();
+            fin.insert("god_points".into(), points.clone());
+            view.insert("final".into(), toml::Value::Table(fin));
+        }
+        view
     }
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {

@@ -70,6 +70,12 @@ struct Private {
     next_meadows: Vec<God>,
     max_buy: i64,
     playing: bool,
+    /// At the end: this player's score, Tokens, and standing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<u32>,
+    tokens: u32,
+    winner: bool,
+    elimination: bool,
 }
 
 impl Private {
@@ -90,6 +96,10 @@ impl Private {
             next_meadows: Vec::new(),
             max_buy: 0,
             playing: false,
+            score: None,
+            tokens: 0,
+            winner: false,
+            elimination: false,
         }
     }
 }
@@ -219,6 +229,12 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
                 .collect();
             note.max_buy = p.garnets / CANDLE_PRICE;
             note.playing = !next.finished;
+            if let Some(f) = &public.r#final {
+                note.score = f.scores.get(&id).copied();
+                note.tokens = f.tokens.get(&id).copied().unwrap_or(0);
+                note.winner = f.winners.contains(&id);
+                note.elimination = f.elimination.contains(&id);
+            }
             (id, to_table(&note))
         })
         .collect();
@@ -402,7 +418,7 @@ fn draw_hands(state: &mut State, seed: u64, round: u32) {
                 break;
             }
             let i = rng.random_range(0..pool.len());
-            hand.push(pool.remove(i));
+            hand.push(pool.swap_remove(i)); // order of the pool does not matter, and this is O(1)
         }
         p.meadow_orb = state.gods.contains_key(&p.meadow).then_some(p.meadow);
         hand.extend(p.meadow_orb);
