@@ -63,7 +63,7 @@ fn the_sample_race_runs_to_its_end_with_scores_from_the_podium_and_replays() {
         );
     }
     let text = fs::read_to_string(dir.join(format!("rounds/{last:03}/public.txt"))).unwrap();
-    assert!(text.contains("THE RACE IS OVER."), "{text}");
+    assert!(text.contains("THE RACE IS OVER. "), "{text}");
     assert!(
         fs::read_to_string(dir.join("state.toml"))
             .unwrap()
@@ -153,4 +153,17 @@ fn title(s: &str) -> String {
     c.next()
         .map(|f| f.to_uppercase().chain(c).collect())
         .unwrap_or_default()
+}
+
+#[test]
+fn the_readme_shows_real_output_of_the_sample_race() {
+    let game = play();
+    let readme = fs::read_to_string(crate::support::manifest_dir().join("README.md")).unwrap();
+    for file in ["rounds/001/public.txt", "rounds/001/private/erin.txt"] {
+        let text = fs::read_to_string(game.path().join(file)).unwrap();
+        assert!(
+            readme.contains(&format!("```\n{text}```")),
+            "README.md does not show the current {file}:\n{text}"
+        );
+    }
 }
