@@ -1,4 +1,4 @@
-"""Plays every God Race player of a game directory for one round, the way a careful player
+"""Plays every player of a God Race or Planar Control game directory for one round, the way a careful player
 would reply to their private report: used by `make demo` and the tests to play the sample game
 to its end. It reads each player's own facts (meadow, hand, candles, scoring orbs) from
 state.toml, as the player would from their report, and writes
@@ -44,11 +44,45 @@ def submission(index, player, state):
     return "\n".join(lines) + "\n"
 
 
+def planar(index, pid, player, state):
+    """Planar Control: vote out the first player on your plane of another alignment (spending a
+    garnet when you have three), divine the next two players, or vote the first member of each
+    losing alignment."""
+    players = state["players"]
+    ids = sorted(players)
+    if state["phase"] == "elimination":
+        if player["alignment"] != state.get("winner"):
+            return None
+        lines = ["[eliminate]"]
+        for alignment in ["ember", "nature", "torrent"]:
+            if alignment != state["winner"]:
+                first = next(i for i in ids if players[i]["alignment"] == alignment)
+                lines.append(f'{alignment} = "{first}"')
+        return "\n".join(lines) + "\n"
+    if player["plane"] in ("earth", "thera"):
+        targets = [i for i in ids if i != pid and players[i]["plane"] == player["plane"] and players[i]["alignment"] != player["alignment"]]
+        if not targets:
+            return 'vote = "abstain"\n'
+        spend = 1 if player.get("garnets", 0) >= 3 else 0
+        return f'vote = "{targets[index % len(targets)]}"\ngarnets = {spend}\n'
+    others = [i for i in ids if i != pid]
+    return f'divine = ["{others[index % len(others)]}", "{others[(index + 5) % len(others)]}"]\n'
+
+
 def main():
     game_dir = sys.argv[1]
     with open(os.path.join(game_dir, "state.toml"), "rb") as f:
         state = tomllib.load(f)
-    if state.get("finished"):
+    if state.get("finished") or state.get("phase") == "over":
+        return
+    if "alignment" in next(iter(state["players"].values())):
+        folder = os.path.join(game_dir, "rounds", f'{state["round"]:03}', "submissions")
+        os.makedirs(folder, exist_ok=True)
+        for index, (pid, player) in enumerate(sorted(state["players"].items())):
+            text = planar(index, pid, player, state)
+            if text is not None:
+                with open(os.path.join(folder, f"{pid}.toml"), "w") as f:
+                    f.write(text)
         return
     folder = os.path.join(game_dir, "rounds", f'{state["round"]:03}', "submissions")
     os.makedirs(folder, exist_ok=True)

@@ -5,7 +5,9 @@ use crate::clock;
 use crate::context::GameContext;
 use crate::error::{Error, Result, exit};
 use crate::game_dir::GameDir;
-use crate::games::{Game, GameId, god_race::GodRace, room_swap::RoomSwap};
+use crate::games::{
+    Game, GameId, god_race::GodRace, planar_control::PlanarControl, room_swap::RoomSwap,
+};
 use crate::round::{TickOptions, TickReport};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -64,11 +66,12 @@ pub fn dispatch<W: WithGame>(game: GameId, work: W, game_toml: PathBuf) -> Resul
     match game {
         GameId::RoomSwap => work.run::<RoomSwap>(),
         GameId::GodRace => work.run::<GodRace>(),
-        GameId::PlanarControl | GameId::FinalRitual => Err(Error::invalid(
+        GameId::PlanarControl => work.run::<PlanarControl>(),
+        GameId::FinalRitual => Err(Error::invalid(
             game_toml,
             "game",
             format!(
-                "`{}` has no engine in this version yet; available: god-race, room-swap",
+                "`{}` has no engine in this version yet; available: god-race, planar-control, room-swap",
                 game.name()
             ),
         )),

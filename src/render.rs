@@ -43,6 +43,18 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../templates/god-race/ack.txt.tera"),
     ),
     (
+        "planar-control/public.txt.tera",
+        include_str!("../templates/planar-control/public.txt.tera"),
+    ),
+    (
+        "planar-control/private.txt.tera",
+        include_str!("../templates/planar-control/private.txt.tera"),
+    ),
+    (
+        "planar-control/ack.txt.tera",
+        include_str!("../templates/planar-control/ack.txt.tera"),
+    ),
+    (
         "room-swap/public.txt.tera",
         include_str!("../templates/room-swap/public.txt.tera"),
     ),

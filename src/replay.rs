@@ -32,6 +32,15 @@ impl WithGame for Replay<'_> {
         let renderer = ctx.renderer()?;
         let mut out = ReplayOutcome::default();
         let mut state = setup::<G>(ctx)?;
+        if let Some(opening) = G::opening(&state) {
+            let result = ResultFile::opening(ctx, G::round(&state), opening);
+            let reports = result.render::<G>(ctx, &renderer)?;
+            out.compare(&ctx.dir.result(0), result.to_toml().as_bytes())?;
+            out.compare(&ctx.dir.public(0), reports.public.as_bytes())?;
+            for (player, text) in &reports.private {
+                out.compare(&ctx.dir.private(0, player), text.as_bytes())?;
+            }
+        }
         let mut applied = 0;
         while !G::is_over(&state) {
             let round = G::round(&state);

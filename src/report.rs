@@ -65,6 +65,23 @@ impl ResultFile {
         }
     }
 
+    /// The announcement made at set-up (`Game::opening`), kept as round 0 of the archive; its
+    /// "next" deadline is the first round's.
+    pub fn opening(ctx: &GameContext, first_round: u32, result: RoundResult) -> ResultFile {
+        ResultFile {
+            meta: Meta {
+                game: ctx.config.game.name().to_owned(),
+                round: 0,
+                index: 0,
+                next_round: Some(first_round),
+                next_deadline: ctx.deadline(0).map(clock::rfc3339),
+            },
+            public: result.public,
+            private: result.private,
+            garnets: result.garnets,
+        }
+    }
+
     pub fn parse(path: &Path, text: &str) -> Result<ResultFile> {
         parse_host_file(path, text)
     }

@@ -78,6 +78,18 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
     };
     report.round = G::round(&file.game);
     report.over = G::is_over(&file.game);
+    if report.set_up
+        && let Some(opening) = G::opening(&file.game)
+    {
+        let result = ResultFile::opening(ctx, G::round(&file.game), opening);
+        let mut mail = Mailer {
+            ctx,
+            plan: &mut plan,
+            report: &mut report,
+        };
+        let subject = format!("{}: the game begins", ctx.config.title);
+        publish::<G>(&mut mail, &renderer, &result, &subject, opts.now)?;
+    }
     if !report.over {
         play_round::<G>(ctx, opts, &renderer, &mut plan, &mut file, &mut report)?;
     }
@@ -267,11 +279,33 @@ fn play_round<G: Game>(
     let resolution = G::resolve(&file.game, ctx.config.seed);
     let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
     let result = ResultFile::new(ctx, round, index, next_round, resolution.result);
+    let subject = format!("{}: round {round}", ctx.config.title);
+    publish::<G>(&mut mail, renderer, &result, &subject, dated)?;
+    if let Some(next) = next_round {
+        mail.plan.dir(ctx.dir.submissions(next));
+    }
+    *file = StateFile {
+        receipts_applied: 0,
+        game: resolution.state,
+    };
+    mail.report.resolved = Some(round);
+    Ok(())
+}
+
+/// Writes a result and its reports into the round's folder and queues them as mail.
+fn publish<G: Game>(
+    mail: &mut Mailer<'_>,
+    renderer: &Renderer,
+    result: &ResultFile,
+    subject: &str,
+    dated: Timestamp,
+) -> Result<()> {
+    let ctx = mail.ctx;
+    let round = result.meta.round;
     let reports = result.render::<G>(ctx, renderer)?;
     mail.plan.file(ctx.dir.result(round), result.to_toml());
     mail.plan
         .file(ctx.dir.public(round), reports.public.clone());
-    let subject_round = format!("{}: round {round}", ctx.config.title);
     for (player, text) in &reports.private {
         mail.plan.file(ctx.dir.private(round, player), text.clone());
     }
@@ -285,13 +319,14 @@ fn play_round<G: Game>(
             .collect(),
     };
     for to in public_to {
+        let body = reports.public.clone();
         mail.queue(Mail {
             round,
             kind: MailKind::Public,
             to,
             seq: 0,
-            subject: format!("{subject_round} results"),
-            body: reports.public.clone(),
+            subject: format!("{subject} results"),
+            body,
             date: dated,
         })?;
     }
@@ -301,19 +336,11 @@ fn play_round<G: Game>(
             kind: MailKind::Private,
             to: Recipient::Player(player.clone()),
             seq: 0,
-            subject: format!("{subject_round}, your private report"),
+            subject: format!("{subject}, your private report"),
             body: text.clone(),
             date: dated,
         })?;
     }
-    if let Some(next) = next_round {
-        mail.plan.dir(ctx.dir.submissions(next));
-    }
-    *file = StateFile {
-        receipts_applied: 0,
-        game: resolution.state,
-    };
-    mail.report.resolved = Some(round);
     Ok(())
 }
 

@@ -318,6 +318,12 @@ fn god_race_rule_cases() {
 }
 
 #[test]
+fn planar_control_rule_cases() {
+    let count = run_game_cases(GameId::PlanarControl);
+    assert!(count >= 12, "only {count} Planar Control cases");
+}
+
+#[test]
 fn room_swap_rule_cases() {
     let count = run_game_cases(GameId::RoomSwap);
     assert!(count >= 40, "only {count} Room Swap cases");

@@ -11,6 +11,7 @@ mod endings;
 mod example;
 mod god_race;
 mod mail;
+mod planar_control;
 mod properties;
 mod secrecy;
 mod tick;

@@ -362,3 +362,171 @@ mod god_race {
         assert!(rounds[0] >= 3, "a race ended in {} rounds", rounds[0]);
     }
 }
+
+mod planar_control {
+    use adjudicate::config::PlayerConfig;
+    use adjudicate::doc::Doc;
+    use adjudicate::games::planar_control::PlanarControl;
+    use adjudicate::games::planar_control::state::{Phase, Plane, State};
+    use adjudicate::games::{Game, Setup};
+    use adjudicate::player_id::PlayerId;
+    use rand::RngExt;
+    use rand::seq::IndexedRandom;
+    use std::collections::BTreeMap;
+
+    fn random_submission(state: &State, id: &PlayerId, rng: &mut impl rand::Rng) -> String {
+        let ids: Vec<&PlayerId> = state.players.keys().collect();
+        let me = &state.players[id];
+        if state.phase == Phase::Elimination {
+            return format!(
+                "[eliminate]\nember = \"{}\"\nnature = \"{}\"\ntorrent = \"{}\"\n",
+                ids.choose(rng).unwrap(),
+                ids.choose(rng).unwrap(),
+                ids.choose(rng).unwrap()
+            );
+        }
+        if me.plane.is_large() {
+            format!(
+                "vote = \"{}\"\ngarnets = {}\n",
+                ids.choose(rng).unwrap(),
+                rng.random_range(0..4)
+            )
+        } else {
+            format!(
+                "divine = [\"{}\", \"{}\"]\n",
+                ids.choose(rng).unwrap(),
+                ids.choose(rng).unwrap()
+            )
+        }
+    }
+
+    /// One random game; the invariants after every round.
+    fn play(seed: u64) -> Result<(), String> {
+        let mut rng = adjudicate::rng::stream(seed, 0, "planar-properties");
+        let players: Vec<PlayerConfig> = (0..15)
+            .map(|i| PlayerConfig {
+                id: PlayerId::parse(&format!("p{i:02}")).unwrap(),
+                name: format!("P{i}"),
+                email: None,
+                chat: None,
+                garnets: rng.random_range(0..5),
+                extra: toml::Table::new(),
+            })
+            .collect();
+        let mut state = PlanarControl::setup(&Setup {
+            players: &players,
+            options: &toml::Table::new(),
+            seed,
+        })
+        .unwrap();
+        let ids: Vec<PlayerId> = state.players.keys().cloned().collect();
+        while state.phase != Phase::Over {
+            for id in &ids {
+                if rng.random_bool(0.8) {
+                    let text = random_submission(&state, id, &mut rng);
+                    PlanarControl::receive(&mut state, id, &Doc::parse(&text).unwrap());
+                }
+            }
+            // The votes as cast, to check the banishment against.
+            let mut tally: BTreeMap<&PlayerId, i64> = BTreeMap::new();
+            for p in state.players.values() {
+                if let Some(t) = &p.live.vote {
+                    *tally.entry(t).or_default() += 1 + 2 * p.live.spend;
+                }
+            }
+            let resolution = PlanarControl::resolve(&state, seed);
+            let public = &resolution.result.public;
+            let allowed = [
+                "round",
+                "phase",
+                "banished",
+                "control",
+                "planes",
+                "next_round",
+                "next_phase",
+                "final",
+            ];
+            if let Some(k) = public.keys().find(|k| !allowed.contains(&k.as_str())) {
+                return Err(format!("seed {seed}: [public] holds `{k}`"));
+            }
+            let public_text = toml::to_string(public).unwrap();
+            for word in ["vote", "spent", "divin", "garnets"] {
+                if public_text.contains(word) {
+                    return Err(format!(
+                        "seed {seed}: [public] mentions {word}: {public_text}"
+                    ));
+                }
+            }
+            for (id, private) in &resolution.result.private {
+                let mut own = private.clone();
+                own.remove("voted"); // the player's own vote
+                own.remove("divination"); // the player's own divination
+                own.remove("choices"); // the players on their own plane, public anyway
+                own.remove("losers"); // alignments are public by then
+                let text = toml::to_string(&own).unwrap();
+                if let Some(o) = ids
+                    .iter()
+                    .find(|o| *o != id && text.contains(&format!("\"{o}\"")))
+                {
+                    return Err(format!(
+                        "seed {seed}: {id}'s private result names {o}: {text}"
+                    ));
+                }
+            }
+            let next = &resolution.state;
+            if state.phase == Phase::Main {
+                let banished = public["banished"].as_table().unwrap();
+                for plane in [Plane::Earth, Plane::Thera] {
+                    let name = if plane == Plane::Earth {
+                        "earth"
+                    } else {
+                        "thera"
+                    };
+                    let on: Vec<&PlayerId> = state
+                        .players
+                        .iter()
+                        .filter(|(_, p)| p.plane == plane)
+                        .map(|(id, _)| id)
+                        .collect();
+                    let out = banished
+                        .get(name)
+                        .and_then(|v| v.as_str())
+                        .ok_or(format!("seed {seed}: nobody banished from {name}"))?;
+                    let top = on
+                        .iter()
+                        .map(|id| tally.get(id).copied().unwrap_or(0))
+                        .max()
+                        .unwrap();
+                    let got = tally
+                        .get(&PlayerId::parse(out).unwrap())
+                        .copied()
+                        .unwrap_or(0);
+                    if got != top {
+                        return Err(format!(
+                            "seed {seed}: {out} banished from {name} with {got} votes, the most was {top}"
+                        ));
+                    }
+                }
+                let sizes: Vec<usize> = [Plane::Earth, Plane::Limbo, Plane::Thera, Plane::Mobil]
+                    .iter()
+                    .map(|p| next.on(*p).len())
+                    .collect();
+                if sizes != [8, 1, 5, 1] {
+                    return Err(format!("seed {seed}: plane sizes {sizes:?}"));
+                }
+            }
+            if let Some((id, p)) = next.players.iter().find(|(_, p)| p.garnets < 0) {
+                return Err(format!("seed {seed}: {id} has {} garnets", p.garnets));
+            }
+            state = resolution.state;
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn random_games_banish_the_most_voted_keep_8_1_5_1_and_leak_no_vote() {
+        for seed in 0..200 {
+            play(seed).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}

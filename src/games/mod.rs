@@ -5,6 +5,7 @@
 //! Adding a game: a module here, one arm in `GameId`, one arm in `crate::app::dispatch`.
 
 pub mod god_race;
+pub mod planar_control;
 pub mod room_swap;
 
 use crate::config::PlayerConfig;
@@ -152,6 +153,14 @@ pub trait Game {
     /// Validates one version of a player's submission and applies it to the live state, instant
     /// actions included. Must never panic, whatever the document holds.
     fn receive(state: &mut Self::State, player: &PlayerId, doc: &Doc) -> Outcome;
+
+    /// An announcement and private reports made when the game is set up (Planar Control tells each
+    /// player their alignment), written as round 0's result; `None` for games that open with a
+    /// round of their own.
+    fn opening(state: &Self::State) -> Option<RoundResult> {
+        let _ = state;
+        None
+    }
 
     /// What of `[public]` a private report's template sees. Every private report is rendered with
     /// it, so a game whose announcement grows with the number of players keeps here only what

@@ -1,0 +1,208 @@
+//! Planar Control (`planar-control`): fifteen mages of three alignments vote each other off two
+//! large planes, with garnet-weighted votes and private divinations on the small planes; control
+//! of the large planes after six rounds decides the winning alignment, whose members then vote the
+//! Elimination Candidates. Spec: `../shared/spec/planar-control.md`; our rulings:
+//! `games/planar-control/README.md`.
+
+mod receive;
+pub mod resolve;
+pub mod state;
+
+use crate::doc::{Choice, Doc};
+use crate::games::{Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
+use crate::player_id::PlayerId;
+use rand::seq::SliceRandom;
+use serde::Deserialize;
+use state::{Alignment, Options, Phase, Plane, PlayerState, State};
+
+pub struct PlanarControl;
+
+impl Game for PlanarControl {
+    const ID: GameId = GameId::PlanarControl;
+    type State = State;
+
+    fn setup(setup: &Setup<'_>) -> Result<State, SetupError> {
+        let bad = |key: String, message: String| SetupError { key, message };
+        let options =
+            Options::deserialize(toml::Value::Table(setup.options.clone())).map_err(|e| {
+                bad(
+                    "options".into(),
+                    format!(
+                        "{} (Planar Control options: rounds, reveal_initial_control, planes)",
+                        e.message()
+                    ),
+                )
+            })?;
+        let n = setup.players.len();
+        if n < 6 || !n.is_multiple_of(3) {
+            return Err(bad(
+                "players".into(),
+                format!(
+                    "Planar Control needs a multiple of 3 players, at least 6; game.toml has {n}"
+                ),
+            ));
+        }
+        if options.rounds == 0 {
+            return Err(bad("options.rounds".into(), "must be at least 1".into()));
+        }
+        let sizes: usize = options.planes.values().sum();
+        if sizes != n || Plane::ALL.iter().any(|p| !options.planes.contains_key(p)) {
+            return Err(bad(
+                "options.planes".into(),
+                format!(
+                    "the four plane sizes (earth, limbo, thera, mobil) must add up to the {n} players; they add up to {sizes}"
+                ),
+            ));
+        }
+        for (i, p) in setup.players.iter().enumerate() {
+            if let Some(key) = p.extra.keys().find(|k| *k != "alignment" && *k != "plane") {
+                return Err(bad(
+                    format!("players[{i}].{key}"),
+                    "unknown key; a Planar Control player may have `alignment` and `plane`".into(),
+                ));
+            }
+        }
+        let alignments = given::<Alignment>(setup, "alignment")?.unwrap_or_else(|| {
+            let mut deck: Vec<Alignment> = (0..n).map(|i| Alignment::ALL[i % 3]).collect();
+            deck.shuffle(&mut crate::rng::stream(
+                setup.seed,
+                0,
+                "planar-control/alignments",
+            ));
+            deck
+        });
+        for a in Alignment::ALL {
+            if alignments.iter().filter(|x| *x == a).count() != n / 3 {
+                return Err(bad(
+                    "players".into(),
+                    format!(
+                        "alignments given by hand must be equal in number: {} {} of {n}",
+                        alignments.iter().filter(|x| *x == a).count(),
+                        a.name()
+                    ),
+                ));
+            }
+        }
+        let planes = given::<Plane>(setup, "plane")?.unwrap_or_else(|| {
+            let mut deck: Vec<Plane> = options
+                .planes
+                .iter()
+                .flat_map(|(p, k)| std::iter::repeat_n(*p, *k))
+                .collect();
+            deck.shuffle(&mut crate::rng::stream(
+                setup.seed,
+                0,
+                "planar-control/planes",
+            ));
+            deck
+        });
+        for plane in Plane::ALL {
+            let k = planes.iter().filter(|p| *p == plane).count();
+            if k != options.planes[plane] {
+                return Err(bad(
+                    "players".into(),
+                    format!(
+                        "planes given by hand: {k} on {}, options.planes says {}",
+                        plane.name(),
+                        options.planes[plane]
+                    ),
+                ));
+            }
+        }
+        Ok(State {
+            round: 1,
+            phase: Phase::Main,
+            rounds_played: 0,
+            players: setup
+                .players
+                .iter()
+                .zip(alignments.into_iter().zip(planes))
+                .map(|(p, (alignment, plane))| {
+                    (
+                        p.id.clone(),
+                        PlayerState {
+                            alignment,
+                            plane,
+                            garnets: p.garnets,
+                            token: false,
+                            live: Default::default(),
+                        },
+                    )
+                })
+                .collect(),
+            options,
+            winner: None,
+        })
+    }
+
+    fn round(state: &State) -> u32 {
+        state.round
+    }
+
+    fn rounds_played(state: &State) -> u32 {
+        state.rounds_played
+    }
+
+    fn is_over(state: &State) -> bool {
+        state.phase == Phase::Over
+    }
+
+    fn expected(state: &State) -> Vec<PlayerId> {
+        match state.phase {
+            Phase::Main => state.players.keys().cloned().collect(),
+            Phase::Elimination => state.winners(),
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    fn has_valid(state: &State, player: &PlayerId) -> bool {
+        state.players.get(player).is_some_and(|p| p.live.submitted)
+    }
+
+    fn if_not_fixed(state: &State, player: &PlayerId) -> String {
+        match (state.phase, state.players.get(player).map(|p| p.plane)) {
+            (Phase::Elimination, _) => {
+                "your vote does not count for the alignments left out".into()
+            }
+            (_, Some(plane)) if plane.is_large() => "you abstain".into(),
+            _ => "you divine nobody".into(),
+        }
+    }
+
+    fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
+        receive::receive(state, player, doc)
+    }
+
+    fn opening(state: &State) -> Option<RoundResult> {
+        Some(resolve::opening(state))
+    }
+
+    fn resolve(state: &State, seed: u64) -> Resolution<State> {
+        resolve::resolve(state, seed)
+    }
+}
+
+/// Every player's `key` from game.toml, if all have it; an error if only some do.
+fn given<C: Choice>(setup: &Setup<'_>, key: &str) -> Result<Option<Vec<C>>, SetupError> {
+    let values: Vec<Option<&toml::Value>> =
+        setup.players.iter().map(|p| p.extra.get(key)).collect();
+    if values.iter().all(Option::is_none) {
+        return Ok(None);
+    }
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            v.and_then(|v| v.as_str())
+                .and_then(C::parse)
+                .ok_or_else(|| SetupError {
+                    key: format!("players[{i}].{key}"),
+                    message: format!(
+                        "give every player a {key}, one of {}",
+                        C::all_names().join(", ")
+                    ),
+                })
+        })
+        .collect::<Result<Vec<C>, _>>()
+        .map(Some)
+}

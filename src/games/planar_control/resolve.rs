@@ -1,0 +1,467 @@
+//! Resolving a Planar Control round: banishment by weighted votes with seeded tie-breaks, the
+//! simultaneous moves, control of the large planes, divinations, the end of the six rounds and
+//! the elimination vote (spec planar-control.md, "Resolution" and "End of the game").
+
+use super::state::{Alignment, Live, Phase, Plane, State};
+use crate::doc::Choice;
+use crate::games::{Resolution, RoundResult};
+use crate::player_id::PlayerId;
+use crate::rng;
+use rand::seq::IndexedRandom;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Serialize)]
+struct Public {
+    round: u32,
+    phase: Phase,
+    banished: BTreeMap<Plane, PlayerId>,
+    control: BTreeMap<Plane, Alignment>,
+    planes: BTreeMap<PlayerId, Plane>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_round: Option<u32>,
+    next_phase: Phase,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    r#final: Option<Final>,
+}
+
+#[derive(Serialize, Default)]
+struct Final {
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    alignments: BTreeMap<PlayerId, Alignment>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    winner: Option<Alignment>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tokens: Vec<PlayerId>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    elimination: BTreeMap<Alignment, PlayerId>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_pick: Option<PlayerId>,
+}
+
+#[derive(Serialize)]
+struct Private {
+    alignment: Alignment,
+    plane: Plane,
+    garnets: i64,
+    garnets_change: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    voted: Option<PlayerId>,
+    spent: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    divination: Option<Divination>,
+    /// What to send next: "vote", "divine", "eliminate" or "none".
+    next: &'static str,
+    /// Whom the next vote may name (the player's plane, after the moves).
+    choices: Vec<PlayerId>,
+    /// Elimination round, for a winner: the members of each losing alignment.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    losers: BTreeMap<Alignment, Vec<PlayerId>>,
+}
+
+#[derive(Serialize)]
+struct Divination {
+    players: [PlayerId; 2],
+    /// "first" (the first is stronger), "second", or "same".
+    answer: &'static str,
+}
+
+/// Control of a plane (spec ruling 3): the most numerous alignment; a tie of two goes to the
+/// stronger; a three-way tie is nobody's.
+pub fn control(state: &State, plane: Plane) -> Option<Alignment> {
+    let mut counts: BTreeMap<Alignment, usize> = BTreeMap::new();
+    for p in state.players.values().filter(|p| p.plane == plane) {
+        *counts.entry(p.alignment).or_default() += 1;
+    }
+    let top = counts.values().copied().max()?;
+    let leaders: Vec<Alignment> = counts
+        .iter()
+        .filter(|(_, n)| **n == top)
+        .map(|(a, _)| *a)
+        .collect();
+    match leaders.as_slice() {
+        [one] => Some(*one),
+        [a, b] => Some(Alignment::stronger(*a, *b)),
+        _ => None,
+    }
+}
+
+/// The opening announcement: who is where, and control if the options reveal it.
+pub fn opening(state: &State) -> RoundResult {
+    let public = Public {
+        round: 0,
+        phase: Phase::Main,
+        banished: BTreeMap::new(),
+        control: if state.options.reveal_initial_control {
+            controls(state)
+        } else {
+            BTreeMap::new()
+        },
+        planes: state
+            .players
+            .iter()
+            .map(|(id, p)| (id.clone(), p.plane))
+            .collect(),
+        next_round: Some(state.round),
+        next_phase: Phase::Main,
+        r#final: None,
+    };
+    let private = state
+        .players
+        .keys()
+        .map(|id| (id.clone(), to_table(&private_of(state, state, id, None))))
+        .collect();
+    let garnets = state.players.keys().map(|id| (id.clone(), 0)).collect();
+    RoundResult {
+        public: to_table(&public),
+        private,
+        garnets,
+    }
+}
+
+fn controls(state: &State) -> BTreeMap<Plane, Alignment> {
+    [Plane::Earth, Plane::Thera]
+        .into_iter()
+        .filter_map(|p| control(state, p).map(|a| (p, a)))
+        .collect()
+}
+
+pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
+    match state.phase {
+        Phase::Elimination => elimination(state, seed),
+        _ => main_round(state, seed),
+    }
+}
+
+fn main_round(state: &State, seed: u64) -> Resolution<State> {
+    let mut next = state.clone();
+    // Spending (spec: spent whatever happens) and tallies per large plane.
+    let mut banished = BTreeMap::new();
+    for plane in [Plane::Earth, Plane::Thera] {
+        let members = state.on(plane);
+        if members.is_empty() {
+            continue;
+        }
+        let mut votes: BTreeMap<&PlayerId, i64> = members.iter().map(|m| (m, 0)).collect();
+        for voter in &members {
+            let live = &state.players[voter].live;
+            if let Some(target) = &live.vote
+                && let Some(n) = votes.get_mut(target)
+            {
+                *n += 1 + 2 * live.spend;
+            }
+        }
+        let top = votes.values().copied().max().unwrap_or(0);
+        let tied: Vec<PlayerId> = votes
+            .iter()
+            .filter(|(_, n)| **n == top)
+            .map(|(id, _)| (*id).clone())
+            .collect();
+        // spec ruling 1: ties (all-zero included) are broken by a seeded draw among the tied
+        let mut draw = rng::stream(
+            seed,
+            state.round,
+            &format!("planar-control/banish/{}", plane.name()),
+        );
+        let out = tied
+            .choose(&mut draw)
+            .expect("a plane with players has a maximum")
+            .clone();
+        banished.insert(plane, out);
+    }
+    for (id, p) in next.players.iter_mut() {
+        p.garnets -= state.players[id].live.spend;
+        let was = state.players[id].plane;
+        p.plane = if banished.get(&was) == Some(id) {
+            was.banished_to()
+        } else if was.is_large() {
+            was
+        } else {
+            was.drifts_to()
+        };
+    }
+    let control = controls(&next);
+    let mut public = Public {
+        round: state.round,
+        phase: Phase::Main,
+        banished,
+        control: control.clone(),
+        planes: next
+            .players
+            .iter()
+            .map(|(id, p)| (id.clone(), p.plane))
+            .collect(),
+        next_round: None,
+        next_phase: Phase::Main,
+        r#final: None,
+    };
+    next.rounds_played += 1;
+    if state.round >= state.options.rounds {
+        // End of the main game: small planes +1 garnet, alignments revealed, the winner.
+        for p in next.players.values_mut().filter(|p| !p.plane.is_large()) {
+            p.garnets += 1;
+        }
+        let winner = match (control.get(&Plane::Earth), control.get(&Plane::Thera)) {
+            (Some(a), Some(b)) if a == b => Some(*a),
+            (Some(a), Some(b)) => Some(Alignment::stronger(*a, *b)),
+            (Some(a), None) | (None, Some(a)) => Some(*a),
+            (None, None) => None,
+        };
+        next.winner = winner;
+        let mut tokens = Vec::new();
+        for (id, p) in next.players.iter_mut() {
+            if Some(p.alignment) == winner {
+                p.token = true;
+                p.garnets += 2;
+                tokens.push(id.clone());
+            }
+        }
+        next.phase = if winner.is_some() {
+            Phase::Elimination
+        } else {
+            Phase::Over
+        };
+        public.r#final = Some(Final {
+            alignments: next
+                .players
+                .iter()
+                .map(|(id, p)| (id.clone(), p.alignment))
+                .collect(),
+            winner,
+            tokens,
+            ..Final::default()
+        });
+    }
+    finish_round(state, next, public)
+}
+
+fn elimination(state: &State, seed: u64) -> Resolution<State> {
+    let mut next = state.clone();
+    let winner = state.winner.expect("the elimination round has a winner");
+    let mut candidates = BTreeMap::new();
+    for alignment in state.losing_alignments() {
+        let members: Vec<PlayerId> = state
+            .players
+            .iter()
+            .filter(|(_, p)| p.alignment == alignment)
+            .map(|(id, _)| id.clone())
+            .collect();
+        let mut votes: BTreeMap<&PlayerId, u32> = members.iter().map(|m| (m, 0)).collect();
+        for voter in state.winners() {
+            if let Some(target) = state.players[&voter].live.eliminate.get(&alignment)
+                && let Some(n) = votes.get_mut(target)
+            {
+                *n += 1;
+            }
+        }
+        let top = votes.values().copied().max().unwrap_or(0);
+        let tied: Vec<PlayerId> = votes
+            .iter()
+            .filter(|(_, n)| **n == top)
+            .map(|(id, _)| (*id).clone())
+            .collect();
+        let mut draw = rng::stream(
+            seed,
+            state.round,
+            &format!("planar-control/eliminate/{}", alignment.name()),
+        );
+        if let Some(c) = tied.choose(&mut draw) {
+            candidates.insert(alignment, c.clone());
+        }
+    }
+    // The candidate whose alignment beats the winning one picks a Death Match opponent first.
+    let first_pick = candidates
+        .iter()
+        .find(|(a, _)| a.beats() == winner)
+        .map(|(_, id)| id.clone());
+    next.phase = Phase::Over;
+    next.rounds_played += 1;
+    let public = Public {
+        round: state.round,
+        phase: Phase::Elimination,
+        banished: BTreeMap::new(),
+        control: BTreeMap::new(),
+        planes: BTreeMap::new(),
+        next_round: None,
+        next_phase: Phase::Over,
+        r#final: Some(Final {
+            elimination: candidates,
+            first_pick,
+            winner: Some(winner),
+            ..Final::default()
+        }),
+    };
+    finish_round(state, next, public)
+}
+
+fn finish_round(state: &State, mut next: State, mut public: Public) -> Resolution<State> {
+    if next.phase != Phase::Over {
+        next.round = state.round + 1;
+        public.next_round = Some(next.round);
+    }
+    public.next_phase = next.phase;
+    let mut private = BTreeMap::new();
+    let mut garnets = BTreeMap::new();
+    for id in state.players.keys() {
+        let change = next.players[id].garnets - state.players[id].garnets;
+        garnets.insert(id.clone(), change);
+        let mut note = private_of(state, &next, id, Some(change));
+        if state.phase == Phase::Main {
+            note.divination = state.players[id]
+                .live
+                .divine
+                .clone()
+                .map(|pair| divination(state, pair));
+        }
+        private.insert(id.clone(), to_table(&note));
+    }
+    for p in next.players.values_mut() {
+        p.live = Live::default();
+    }
+    Resolution {
+        state: next,
+        result: RoundResult {
+            public: to_table(&public),
+            private,
+            garnets,
+        },
+    }
+}
+
+/// Spec ruling 4: the answer compares the two alignments.
+fn divination(state: &State, [a, b]: [PlayerId; 2]) -> Divination {
+    let (x, y) = (state.players[&a].alignment, state.players[&b].alignment);
+    let answer = if x == y {
+        "same"
+    } else if Alignment::stronger(x, y) == x {
+        "first"
+    } else {
+        "second"
+    };
+    Divination {
+        players: [a, b],
+        answer,
+    }
+}
+
+fn private_of(before: &State, after: &State, id: &PlayerId, change: Option<i64>) -> Private {
+    let me = &after.players[id];
+    let (next, choices) = match after.phase {
+        Phase::Over => ("none", Vec::new()),
+        Phase::Elimination if after.winners().contains(id) => ("eliminate", Vec::new()),
+        Phase::Elimination => ("none", Vec::new()),
+        Phase::Main if me.plane.is_large() => (
+            "vote",
+            after.on(me.plane).into_iter().filter(|p| p != id).collect(),
+        ),
+        Phase::Main => ("divine", Vec::new()),
+    };
+    let live = &before.players[id].live;
+    let losers = match next {
+        "eliminate" => after
+            .losing_alignments()
+            .into_iter()
+            .map(|a| {
+                (
+                    a,
+                    after
+                        .players
+                        .iter()
+                        .filter(|(_, p)| p.alignment == a)
+                        .map(|(id, _)| id.clone())
+                        .collect(),
+                )
+            })
+            .collect(),
+        _ => BTreeMap::new(),
+    };
+    Private {
+        losers,
+        alignment: me.alignment,
+        plane: me.plane,
+        garnets: me.garnets,
+        garnets_change: change.unwrap_or(0),
+        voted: change.and(live.vote.clone()),
+        spent: if change.is_some() { live.spend } else { 0 },
+        divination: None,
+        next,
+        choices,
+    }
+}
+
+fn to_table<T: Serialize>(value: &T) -> toml::Table {
+    toml::Table::try_from(value).expect("result structs serialize to tables")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::planar_control::state::{Options, PlayerState};
+
+    /// A state with players of the given alignments on the given planes.
+    fn state(seats: &[(Alignment, Plane)]) -> State {
+        State {
+            round: 1,
+            phase: Phase::Main,
+            rounds_played: 0,
+            options: Options::default(),
+            players: seats
+                .iter()
+                .enumerate()
+                .map(|(i, (alignment, plane))| {
+                    let p = PlayerState {
+                        alignment: *alignment,
+                        plane: *plane,
+                        garnets: 0,
+                        token: false,
+                        live: Live::default(),
+                    };
+                    (PlayerId::parse(&format!("p{i:02}")).unwrap(), p)
+                })
+                .collect(),
+            winner: None,
+        }
+    }
+
+    #[test]
+    fn spec_example_1_ties_of_two_go_to_the_stronger_and_the_stronger_controller_wins() {
+        use Alignment::*;
+        let mut seats = vec![(Ember, Plane::Earth); 3];
+        seats.extend([(Nature, Plane::Earth); 3]);
+        seats.extend([(Torrent, Plane::Earth); 2]);
+        seats.extend([
+            (Nature, Plane::Thera),
+            (Nature, Plane::Thera),
+            (Torrent, Plane::Thera),
+            (Torrent, Plane::Thera),
+        ]);
+        seats.push((Ember, Plane::Thera));
+        let s = state(&seats);
+        assert_eq!(control(&s, Plane::Earth), Some(Ember)); // E3 N3 T2: ember beats nature
+        assert_eq!(control(&s, Plane::Thera), Some(Nature)); // N2 T2 E1: nature beats torrent
+        assert_eq!(Alignment::stronger(Ember, Nature), Ember); // ember wins the game
+    }
+
+    #[test]
+    fn a_three_way_tie_controls_nothing_and_an_empty_plane_neither() {
+        use Alignment::*;
+        let s = state(&[
+            (Ember, Plane::Earth),
+            (Nature, Plane::Earth),
+            (Torrent, Plane::Earth),
+        ]);
+        assert_eq!(control(&s, Plane::Earth), None);
+        assert_eq!(control(&s, Plane::Thera), None);
+    }
+
+    #[test]
+    fn the_strength_cycle() {
+        use Alignment::*;
+        assert_eq!(
+            (Ember.beats(), Nature.beats(), Torrent.beats()),
+            (Nature, Torrent, Ember)
+        );
+        assert_eq!(Alignment::stronger(Torrent, Ember), Torrent);
+        assert_eq!(Alignment::stronger(Nature, Torrent), Nature);
+    }
+}

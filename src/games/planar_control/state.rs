@@ -1,0 +1,209 @@
+//! Planar Control's state.toml (spec planar-control.md, "State"): every player's alignment,
+//! plane and garnets, and the live choices of the round being played.
+
+use crate::doc::Choice;
+use crate::player_id::PlayerId;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Alignment {
+    Ember,
+    Nature,
+    Torrent,
+}
+
+impl Choice for Alignment {
+    const ALL: &'static [Alignment] = &[Alignment::Ember, Alignment::Nature, Alignment::Torrent];
+    fn name(self) -> &'static str {
+        match self {
+            Alignment::Ember => "ember",
+            Alignment::Nature => "nature",
+            Alignment::Torrent => "torrent",
+        }
+    }
+}
+
+impl Alignment {
+    /// The alignment this one beats: ember > nature > torrent > ember.
+    pub fn beats(self) -> Alignment {
+        match self {
+            Alignment::Ember => Alignment::Nature,
+            Alignment::Nature => Alignment::Torrent,
+            Alignment::Torrent => Alignment::Ember,
+        }
+    }
+
+    /// Of two different alignments, the stronger one.
+    pub fn stronger(a: Alignment, b: Alignment) -> Alignment {
+        if a.beats() == b { a } else { b }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Alignment::Ember => "Ember",
+            Alignment::Nature => "Nature",
+            Alignment::Torrent => "Torrent",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Plane {
+    Earth,
+    Limbo,
+    Thera,
+    Mobil,
+}
+
+impl Choice for Plane {
+    const ALL: &'static [Plane] = &[Plane::Earth, Plane::Limbo, Plane::Thera, Plane::Mobil];
+    fn name(self) -> &'static str {
+        match self {
+            Plane::Earth => "earth",
+            Plane::Limbo => "limbo",
+            Plane::Thera => "thera",
+            Plane::Mobil => "mobil",
+        }
+    }
+}
+
+impl Plane {
+    /// Large planes vote; small ones divine.
+    pub fn is_large(self) -> bool {
+        matches!(self, Plane::Earth | Plane::Thera)
+    }
+
+    /// Where a player banished from this large plane goes (spec: Earth -> Limbo, Thera -> Mobil).
+    pub fn banished_to(self) -> Plane {
+        match self {
+            Plane::Earth => Plane::Limbo,
+            _ => Plane::Mobil,
+        }
+    }
+
+    /// Where a player on this small plane moves at the end of the round (Limbo -> Thera,
+    /// Mobil -> Earth).
+    pub fn drifts_to(self) -> Plane {
+        match self {
+            Plane::Limbo => Plane::Thera,
+            _ => Plane::Earth,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Options {
+    pub rounds: u32,
+    pub reveal_initial_control: bool,
+    pub planes: BTreeMap<Plane, usize>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            rounds: 6,
+            reveal_initial_control: true,
+            planes: [
+                (Plane::Earth, 8),
+                (Plane::Limbo, 1),
+                (Plane::Thera, 5),
+                (Plane::Mobil, 1),
+            ]
+            .into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    Main,
+    Elimination,
+    Over,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    pub round: u32,
+    pub phase: Phase,
+    pub rounds_played: u32,
+    pub options: Options,
+    pub players: BTreeMap<PlayerId, PlayerState>,
+    /// The winning alignment, once the six rounds are over (none if neither plane is controlled).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<Alignment>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerState {
+    pub alignment: Alignment,
+    pub plane: Plane,
+    pub garnets: i64,
+    #[serde(default)]
+    pub token: bool,
+    #[serde(default, skip_serializing_if = "Live::is_empty")]
+    pub live: Live,
+}
+
+/// The latest valid choice of the round being played.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Live {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vote: Option<PlayerId>,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub spend: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub divine: Option<[PlayerId; 2]>,
+    /// Elimination vote: losing alignment -> player.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub eliminate: BTreeMap<Alignment, PlayerId>,
+    /// A version was received (an explicit abstention counts).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub submitted: bool,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
+}
+
+impl Live {
+    pub fn is_empty(&self) -> bool {
+        *self == Live::default()
+    }
+}
+
+impl State {
+    pub fn on(&self, plane: Plane) -> Vec<PlayerId> {
+        self.players
+            .iter()
+            .filter(|(_, p)| p.plane == plane)
+            .map(|(id, _)| id.clone())
+            .collect()
+    }
+
+    /// The winners of the main game (elimination phase).
+    pub fn winners(&self) -> Vec<PlayerId> {
+        match self.winner {
+            Some(w) => self
+                .players
+                .iter()
+                .filter(|(_, p)| p.alignment == w)
+                .map(|(id, _)| id.clone())
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    pub fn losing_alignments(&self) -> Vec<Alignment> {
+        Alignment::ALL
+            .iter()
+            .copied()
+            .filter(|a| Some(*a) != self.winner)
+            .collect()
+    }
+}
