@@ -30,9 +30,9 @@ pub fn create(game: &str, game_dir: &Path, players: Option<&Path>) -> Result<Str
             GameId::all_names().join(", ")
         ))
     })?;
-    if id != GameId::RoomSwap {
+    if id == GameId::FinalRitual {
         return Err(Error::Usage(format!(
-            "`{game}` has no engine in this version yet; available: room-swap"
+            "`{game}` has no engine in this version yet; available: god-race, planar-control, room-swap"
         )));
     }
     if game_dir.exists()
@@ -60,7 +60,37 @@ pub fn create(game: &str, game_dir: &Path, players: Option<&Path>) -> Result<Str
             out
         }),
     };
-    let text = format!(
+    let text = match id {
+        GameId::RoomSwap => room_swap_toml(&players_toml),
+        // The other games start from their sample game, with the players replaced if given.
+        GameId::GodRace => with_players(
+            include_str!("../games/god-race/example/game.toml"),
+            players.map(|_| players_toml.as_str()),
+        ),
+        _ => with_players(
+            include_str!("../games/planar-control/example/game.toml"),
+            players.map(|_| players_toml.as_str()),
+        ),
+    };
+    let path = game_dir.join("game.toml");
+    GameConfig::parse(&path, &text)?; // what we write must load
+    write_atomic(&path, text.as_bytes())?;
+    Ok("game.toml".into())
+}
+
+/// `sample` with its `[[players]]` replaced by `players`, if given.
+fn with_players(sample: &str, players: Option<&str>) -> String {
+    match players {
+        Some(list) => {
+            let head = sample.split("[[players]]").next().unwrap_or(sample);
+            format!("{head}{list}")
+        }
+        None => sample.to_owned(),
+    }
+}
+
+fn room_swap_toml(players_toml: &str) -> String {
+    format!(
         r#"# A Room Swap game. Players' submissions go into rounds/NNN/submissions/<player>.toml.
 game = "room-swap"
 title = "Room Swap"
@@ -83,9 +113,5 @@ block_cost = 5
 
 {players_toml}"#,
         seed = 20261130
-    );
-    let path = game_dir.join("game.toml");
-    GameConfig::parse(&path, &text)?; // what we write must load
-    write_atomic(&path, text.as_bytes())?;
-    Ok("game.toml".into())
+    )
 }

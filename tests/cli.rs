@@ -250,3 +250,28 @@ fn render_applies_a_template_override_from_the_game_directory() {
         run.stderr
     );
 }
+
+#[test]
+fn new_makes_a_checked_game_directory_for_every_game_with_an_engine() {
+    let tmp = tempfile::tempdir().unwrap();
+    for game in ["room-swap", "god-race", "planar-control"] {
+        let dir = tmp.path().join(game);
+        let run = adjudicate(["new".as_ref(), game.as_ref(), dir.as_os_str()]);
+        assert_eq!(run.code, 0, "{game}: {}", run.stderr);
+        let run = adjudicate(["check".as_ref(), dir.as_os_str()]);
+        assert_eq!(run.code, 0, "{game}: {}{}", run.stdout, run.stderr);
+        let text = fs::read_to_string(dir.join("game.toml")).unwrap();
+        assert!(text.contains(&format!("game = \"{game}\"")), "{text}");
+    }
+    let run = adjudicate([
+        "new".as_ref(),
+        "final-ritual".as_ref(),
+        tmp.path().join("fr").as_os_str(),
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("no engine in this version yet"),
+        "{}",
+        run.stderr
+    );
+}

@@ -163,3 +163,18 @@ fn the_readme_shows_real_output_of_the_sample_game() {
         );
     }
 }
+
+#[test]
+fn the_readme_shows_a_real_acknowledgement() {
+    let game = example_game();
+    play_script(game.path());
+    let raw = fs::read_to_string(game.path().join("sent/r001-ack-frank-1.eml"))
+        .unwrap()
+        .replace("\r\n", "\n");
+    let body = raw.split_once("\n\n").unwrap().1;
+    let readme = fs::read_to_string(crate::support::manifest_dir().join("README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("```\n{body}```")),
+        "README.md does not show Frank's current acknowledgement:\n{body}"
+    );
+}
