@@ -58,6 +58,7 @@ impl GameContext {
         // line and column of an error in the game's part.
         let game: G::State = parse_host_file(&path, &text)?;
         let progress: Progress = parse_host_file(&path, &text)?;
+        G::check_state(&game).map_err(|e| Error::invalid(&path, e.key, e.message))?;
         let state = StateFile {
             receipts_applied: progress.receipts_applied,
             game,

@@ -167,3 +167,33 @@ fn the_readme_shows_real_output_of_the_sample_race() {
         );
     }
 }
+
+#[test]
+fn a_hand_edited_state_that_loses_orbs_is_refused_naming_the_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::copy(
+        god_race_example_dir().join("game.toml"),
+        tmp.path().join("game.toml"),
+    )
+    .unwrap();
+    crate::support::tick(tmp.path(), "2026-12-01T00:00:00Z", &["--force", "-q"]);
+    let mut state: toml::Table =
+        toml::from_str(&fs::read_to_string(tmp.path().join("state.toml")).unwrap()).unwrap();
+    state["box"]
+        .as_table_mut()
+        .unwrap()
+        .insert("white".into(), toml::Value::Integer(40));
+    fs::write(
+        tmp.path().join("state.toml"),
+        toml::to_string(&state).unwrap(),
+    )
+    .unwrap();
+    let run = adjudicate(["check".as_ref(), tmp.path().as_os_str()]);
+    assert_eq!(run.code, 65, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("state.toml: box: box + drawn orbs + discarded ="),
+        "{}",
+        run.stderr
+    );
+}

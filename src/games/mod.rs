@@ -127,6 +127,12 @@ pub trait Game {
 
     fn setup(setup: &Setup<'_>) -> Result<Self::State, SetupError>;
 
+    /// Checks a state that a host may have edited by hand; the error names the key.
+    fn check_state(state: &Self::State) -> Result<(), SetupError> {
+        let _ = state;
+        Ok(())
+    }
+
     /// The game's own number of the round being played now.
     fn round(state: &Self::State) -> u32;
 

@@ -99,6 +99,52 @@ impl Game for GodRace {
         })
     }
 
+    /// The spec's `check`: orbs are conserved (box + drawn + discarded = 3n + 5), the gods are on
+    /// the track or the podium, once each.
+    fn check_state(state: &State) -> Result<(), SetupError> {
+        let bad = |key: &str, message: String| {
+            Err(SetupError {
+                key: key.into(),
+                message,
+            })
+        };
+        let expected = 3 * state.players.len() as u32 + 5;
+        let in_play = resolve::orbs_in_play(state);
+        if state.round >= 1 && !state.finished && in_play != expected {
+            return bad(
+                "box",
+                format!(
+                    "box + drawn orbs + discarded = {in_play}, not 3 x {} players + 5 = {expected}",
+                    state.players.len()
+                ),
+            );
+        }
+        if let Some((g, s)) = state
+            .gods
+            .iter()
+            .find(|(_, s)| **s < 1 || **s >= state.options.spaces)
+        {
+            return bad(
+                "gods",
+                format!(
+                    "{} is on space {s}; racing gods are on 1 to {}",
+                    g.name(),
+                    state.options.spaces - 1
+                ),
+            );
+        }
+        let mut seen: Vec<God> = state.podium.clone();
+        seen.extend(state.gods.keys());
+        seen.sort();
+        if seen != God::ALL {
+            return bad(
+                "podium",
+                "every god must be either racing ([gods]) or on the podium, once".into(),
+            );
+        }
+        Ok(())
+    }
+
     fn round(state: &State) -> u32 {
         state.round
     }
