@@ -119,6 +119,11 @@ pub struct RoundResult {
     pub garnets: BTreeMap<PlayerId, i64>,
 }
 
+/// A result struct as the table it becomes in result.toml.
+pub(crate) fn to_table<T: Serialize>(value: &T) -> toml::Table {
+    toml::Table::try_from(value).expect("result structs serialize to tables")
+}
+
 /// The rules of one game.
 pub trait Game {
     const ID: GameId;

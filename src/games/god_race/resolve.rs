@@ -6,7 +6,7 @@ use super::gods::{Counts, God, counts, total};
 use super::race::{self, Move, Track};
 use super::state::{CANDLE_PRICE, CandlePlan, Gift, Live, Placement, State};
 use crate::doc::Choice;
-use crate::games::{Resolution, RoundResult};
+use crate::games::{Resolution, RoundResult, to_table};
 use crate::player_id::PlayerId;
 use crate::rng::{self, GameRng};
 use rand::RngExt;
@@ -522,10 +522,6 @@ fn picture(state: &State) -> Vec<String> {
         gods.push_str(&format!("  [{podium}]"));
     }
     vec![numbers, gods]
-}
-
-fn to_table<T: Serialize>(value: &T) -> toml::Table {
-    toml::Table::try_from(value).expect("result structs serialize to tables")
 }
 
 /// Orbs in the box, drawn into hands and discarded: always 3n + 5 between rounds.

@@ -4,7 +4,7 @@
 
 use super::state::{Alignment, Live, Phase, Plane, State};
 use crate::doc::Choice;
-use crate::games::{Resolution, RoundResult};
+use crate::games::{Resolution, RoundResult, to_table};
 use crate::player_id::PlayerId;
 use crate::rng;
 use rand::seq::IndexedRandom;
@@ -151,22 +151,10 @@ fn main_round(state: &State, seed: u64) -> Resolution<State> {
                 *n += 1 + 2 * live.spend;
             }
         }
-        let top = votes.values().copied().max().unwrap_or(0);
-        let tied: Vec<PlayerId> = votes
-            .iter()
-            .filter(|(_, n)| **n == top)
-            .map(|(id, _)| (*id).clone())
-            .collect();
         // spec ruling 1: ties (all-zero included) are broken by a seeded draw among the tied
-        let mut draw = rng::stream(
-            seed,
-            state.round,
-            &format!("planar-control/banish/{}", plane.name()),
-        );
-        let out = tied
-            .choose(&mut draw)
-            .expect("a plane with players has a maximum")
-            .clone();
+        let purpose = format!("planar-control/banish/{}", plane.name());
+        let out = most_voted(&votes, &mut rng::stream(seed, state.round, &purpose))
+            .expect("a plane with players has a maximum");
         banished.insert(plane, out);
     }
     for (id, p) in next.players.iter_mut() {
@@ -254,19 +242,10 @@ fn elimination(state: &State, seed: u64) -> Resolution<State> {
                 *n += 1;
             }
         }
-        let top = votes.values().copied().max().unwrap_or(0);
-        let tied: Vec<PlayerId> = votes
-            .iter()
-            .filter(|(_, n)| **n == top)
-            .map(|(id, _)| (*id).clone())
-            .collect();
-        let mut draw = rng::stream(
-            seed,
-            state.round,
-            &format!("planar-control/eliminate/{}", alignment.name()),
-        );
-        if let Some(c) = tied.choose(&mut draw) {
-            candidates.insert(alignment, c.clone());
+        // spec: ties, and no votes at all, are broken by a seeded draw
+        let purpose = format!("planar-control/eliminate/{}", alignment.name());
+        if let Some(c) = most_voted(&votes, &mut rng::stream(seed, state.round, &purpose)) {
+            candidates.insert(alignment, c);
         }
     }
     // The candidate whose alignment beats the winning one picks a Death Match opponent first.
@@ -328,6 +307,20 @@ fn finish_round(state: &State, mut next: State, mut public: Public) -> Resolutio
     }
 }
 
+/// The player with the most votes, a tie (all-zero included) drawn from `draw`.
+fn most_voted<N: Copy + Ord + Default>(
+    votes: &BTreeMap<&PlayerId, N>,
+    draw: &mut rng::GameRng,
+) -> Option<PlayerId> {
+    let top = votes.values().copied().max().unwrap_or_default();
+    let tied: Vec<&PlayerId> = votes
+        .iter()
+        .filter(|(_, n)| **n == top)
+        .map(|(id, _)| *id)
+        .collect();
+    tied.choose(draw).map(|id| (*id).clone())
+}
+
 /// Spec ruling 4: the answer compares the two alignments.
 fn divination(state: &State, [a, b]: [PlayerId; 2]) -> Divination {
     let (x, y) = (state.players[&a].alignment, state.players[&b].alignment);
@@ -387,10 +380,6 @@ fn private_of(before: &State, after: &State, id: &PlayerId, change: Option<i64>)
         next,
         choices,
     }
-}
-
-fn to_table<T: Serialize>(value: &T) -> toml::Table {
-    toml::Table::try_from(value).expect("result structs serialize to tables")
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use super::receive::token_candidates;
 use super::rooms::{FIVE_PLAYER_TABLE, Room, SIX_PLAYER_TABLE, scoring_rooms};
 use super::state::{Live, Outcome, Phase, State};
 use crate::doc::Choice;
-use crate::games::{Resolution, RoundResult};
+use crate::games::{Resolution, RoundResult, to_table};
 use crate::player_id::PlayerId;
 use crate::rng;
 use rand::seq::IndexedRandom;
@@ -396,8 +396,4 @@ fn next_private(next: &State, id: &PlayerId, last_room: Option<Room>) -> NextPri
         },
         can_block: !p.block_used && p.garnets >= next.options.block_cost,
     }
-}
-
-fn to_table<T: Serialize>(value: &T) -> toml::Table {
-    toml::Table::try_from(value).expect("result structs serialize to tables")
 }
