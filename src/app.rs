@@ -53,6 +53,11 @@ pub enum Command {
     Send {
         game_dir: PathBuf,
     },
+    Ingest {
+        game_dir: PathBuf,
+        source: Option<crate::ingest::Source>,
+        now: Option<jiff::Timestamp>,
+    },
 }
 
 /// Work that needs the concrete game type: `dispatch` picks it from game.toml.
@@ -211,6 +216,38 @@ fn execute(command: Command) -> Result<u8> {
                 Ok(exit::DIFFERENCE)
             }
         }
+        Command::Ingest {
+            game_dir,
+            source,
+            now,
+        } => {
+            let source = source.ok_or_else(|| {
+                Error::Usage("say where from: --maildir, --mbox, --eml or --chat".into())
+            })?;
+            let dir = GameDir::open(game_dir)?;
+            let _lock = dir.lock()?;
+            let ctx = GameContext::load(dir)?;
+            let now = now.unwrap_or_else(jiff::Timestamp::now);
+            let report = dispatch(
+                ctx.config.game,
+                Ingest {
+                    ctx: &ctx,
+                    source: &source,
+                    now,
+                },
+                ctx.dir.game_toml(),
+            )?;
+            for (player, label) in &report.written {
+                println!("round {}: {player}'s submission from {label}", report.round);
+            }
+            for line in &report.reported {
+                println!("reported (see ingest.log): {line}");
+            }
+            if report.written.is_empty() && report.reported.is_empty() {
+                println!("nothing to ingest");
+            }
+            Ok(exit::OK)
+        }
         Command::Send { game_dir } => {
             let dir = GameDir::open(game_dir)?;
             let _lock = dir.lock()?;
@@ -241,6 +278,19 @@ fn mail_problems(report: &crate::mail::SendReport) -> u8 {
             exit::TEMPORARY
         }
         None => exit::OK,
+    }
+}
+
+struct Ingest<'a> {
+    ctx: &'a GameContext,
+    source: &'a crate::ingest::Source,
+    now: jiff::Timestamp,
+}
+
+impl WithGame for Ingest<'_> {
+    type Output = crate::ingest::IngestReport;
+    fn run<G: Game>(self) -> Result<Self::Output> {
+        crate::ingest::ingest::<G>(self.ctx, self.source, self.now)
     }
 }
 

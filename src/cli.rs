@@ -80,6 +80,25 @@ enum Sub {
     Replay { game_dir: PathBuf },
     /// Send the messages waiting in outbox/.
     Send { game_dir: PathBuf },
+    /// Take submissions from mail or a chat export into the current round's submissions/.
+    Ingest {
+        game_dir: PathBuf,
+        /// A Maildir: messages in new/ are read, then moved to cur/.
+        #[arg(long, value_name = "DIR", group = "source")]
+        maildir: Option<PathBuf>,
+        /// An mbox file.
+        #[arg(long, value_name = "FILE", group = "source")]
+        mbox: Option<PathBuf>,
+        /// One message file.
+        #[arg(long, value_name = "FILE", group = "source")]
+        eml: Option<PathBuf>,
+        /// A DiscordChatExporter JSON export.
+        #[arg(long, value_name = "FILE", group = "source")]
+        chat: Option<PathBuf>,
+        /// The clock, for the log (RFC 3339).
+        #[arg(long, value_name = "TIME", value_parser = parse_now)]
+        now: Option<jiff::Timestamp>,
+    },
 }
 
 fn parse_now(text: &str) -> Result<jiff::Timestamp, String> {
@@ -134,6 +153,28 @@ fn into_command(cli: Cli) -> Command {
         Sub::Render { game_dir, round } => Command::Render { game_dir, round },
         Sub::Replay { game_dir } => Command::Replay { game_dir },
         Sub::Send { game_dir } => Command::Send { game_dir },
+        Sub::Ingest {
+            game_dir,
+            maildir,
+            mbox,
+            eml,
+            chat,
+            now,
+        } => {
+            use crate::ingest::Source;
+            let source = match (maildir, mbox, eml, chat) {
+                (Some(d), ..) => Some(Source::Maildir(d)),
+                (_, Some(f), ..) => Some(Source::Mbox(f)),
+                (_, _, Some(f), _) => Some(Source::Eml(f)),
+                (_, _, _, Some(f)) => Some(Source::Chat(f)),
+                _ => None,
+            };
+            Command::Ingest {
+                game_dir,
+                source,
+                now,
+            }
+        }
     }
 }
 

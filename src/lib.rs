@@ -19,6 +19,7 @@ pub mod doc;
 pub mod error;
 pub mod game_dir;
 pub mod games;
+pub mod ingest;
 pub mod mail;
 pub mod new_game;
 pub mod plan;

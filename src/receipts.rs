@@ -23,6 +23,9 @@ pub struct Receipt {
     /// Of the submission file's bytes as found, before any redaction.
     pub sha256: String,
     pub source: String,
+    /// The mail's Message-ID (or chat message id) the version came in, when `ingest` wrote it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
     pub valid: bool,
     pub problems: Vec<String>,
     /// Refused before the rules read it (size, encoding, TOML syntax, token): replay takes the

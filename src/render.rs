@@ -27,6 +27,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../templates/common/footer.txt.tera"),
     ),
     (
+        "common/reject.txt.tera",
+        include_str!("../templates/common/reject.txt.tera"),
+    ),
+    (
         "common/reminder.txt.tera",
         include_str!("../templates/common/reminder.txt.tera"),
     ),
@@ -75,6 +79,7 @@ pub enum Kind {
     Ack,
     Notice,
     Reminder,
+    Reject,
 }
 
 impl Kind {
@@ -85,6 +90,7 @@ impl Kind {
             Kind::Ack => "ack.txt.tera",
             Kind::Notice => "notice.txt.tera",
             Kind::Reminder => "reminder.txt.tera",
+            Kind::Reject => "reject.txt.tera",
         }
     }
 }
@@ -140,6 +146,13 @@ pub struct NoticeContext<'a> {
     pub game: &'a GameInfo,
     pub player: PlayerInfo,
     pub text: &'a str,
+}
+
+/// The reply to a message whose token did not match: it names no player and no token.
+#[derive(Serialize)]
+pub struct RejectContext<'a> {
+    pub game: &'a GameInfo,
+    pub subject: &'a str,
 }
 
 #[derive(Serialize)]
@@ -211,7 +224,7 @@ impl Renderer {
 
     pub fn render<C: Serialize>(&self, kind: Kind, context: &C) -> Result<String> {
         let name = match kind {
-            Kind::Notice | Kind::Reminder => format!("common/{}", kind.file()),
+            Kind::Notice | Kind::Reminder | Kind::Reject => format!("common/{}", kind.file()),
             _ => format!("{}/{}", self.game.name(), kind.file()),
         };
         let ctx = tera::Context::from_serialize(context).expect("contexts serialize to maps");

@@ -158,6 +158,8 @@ fn play_round<G: Game>(
         mail.acknowledge(renderer, &info, &receipt, seq, &outcome)?;
     }
 
+    // Where ingest got each file from (mail, chat), to record it and to reply to the message.
+    let origins = crate::ingest::read_origins(ctx, round)?;
     // The latest receipt of each player, by position: one lookup per file, whatever the size.
     let mut latest: std::collections::BTreeMap<PlayerId, usize> = receipts
         .list
@@ -200,12 +202,14 @@ fn play_round<G: Game>(
         }
         mail.plan
             .file(ctx.dir.received(round, &player, n), screened.archive);
+        let origin = origins.origin.get(&player).filter(|o| o.sha256 == sha256);
         let receipt = Receipt {
             player: player.clone(),
             n,
             at: clock::rfc3339(opts.now),
             sha256,
-            source: "file".into(),
+            source: origin.map_or_else(|| "file".to_owned(), |o| o.source.clone()),
+            message_id: origin.and_then(|o| o.message_id.clone()),
             valid: outcome.valid,
             problems: outcome.problems.iter().map(Problem::short).collect(),
             refused,
@@ -262,6 +266,7 @@ fn play_round<G: Game>(
                     subject: format!("{}: round {round} closes {}", info.title, context.time_left),
                     body: renderer.render(Kind::Reminder, &context)?,
                     date: from,
+                    in_reply_to: None,
                 })?;
             }
         }
@@ -328,6 +333,7 @@ fn publish<G: Game>(
             subject: format!("{subject} results"),
             body,
             date: dated,
+            in_reply_to: None,
         })?;
     }
     for (player, text) in &reports.private {
@@ -339,6 +345,7 @@ fn publish<G: Game>(
             subject: format!("{subject}, your private report"),
             body: text.clone(),
             date: dated,
+            in_reply_to: None,
         })?;
     }
     Ok(())
@@ -414,6 +421,8 @@ impl Mailer<'_> {
             ),
             body,
             date: at,
+            // a mailed submission's acknowledgement is a reply to it (chat ids are not Message-IDs)
+            in_reply_to: receipt.message_id.clone().filter(|id| id.starts_with('<')),
         })?;
         self.notices(renderer, info, seq, outcome, at)
     }
@@ -445,6 +454,7 @@ impl Mailer<'_> {
                 subject: format!("{}: round {}, a notice for you", info.title, info.round),
                 body: renderer.render(Kind::Notice, &context)?,
                 date: at,
+                in_reply_to: None,
             })?;
         }
         Ok(())
@@ -458,6 +468,7 @@ impl Mailer<'_> {
             && match to {
                 Recipient::List => config.mail.public_to.is_some(),
                 Recipient::Player(id) => config.player(id).is_some_and(|p| p.email.is_some()),
+                Recipient::Address(_) => true,
             }
     }
 
@@ -476,6 +487,7 @@ impl Mailer<'_> {
                 }
                 None => return Ok(()),
             },
+            Recipient::Address(address) => (String::new(), address.clone()),
             Recipient::Player(id) => {
                 let Some(player) = config.player(id) else {
                     return Ok(());

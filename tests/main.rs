@@ -10,6 +10,7 @@ mod cli;
 mod endings;
 mod example;
 mod god_race;
+mod ingest;
 mod mail;
 mod planar_control;
 mod properties;

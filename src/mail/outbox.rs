@@ -20,6 +20,7 @@ pub enum MailKind {
     Reminder,
     Public,
     Private,
+    Reject,
 }
 
 impl MailKind {
@@ -30,6 +31,7 @@ impl MailKind {
             MailKind::Reminder => "reminder",
             MailKind::Public => "public",
             MailKind::Private => "private",
+            MailKind::Reject => "reject",
         }
     }
 }
@@ -39,6 +41,8 @@ impl MailKind {
 pub enum Recipient {
     Player(PlayerId),
     List,
+    /// Someone who is not (or may not be) a player: the sender of a rejected message.
+    Address(String),
 }
 
 /// One message to one recipient.
@@ -52,14 +56,21 @@ pub struct Mail {
     pub subject: String,
     pub body: String,
     pub date: Timestamp,
+    /// The Message-ID this message answers (an acknowledgement of a mailed submission).
+    pub in_reply_to: Option<String>,
 }
 
 impl Mail {
     /// `r001-ack-alice-2.eml`: stable, sortable, unique per message.
     pub fn file_name(&self) -> String {
+        let hashed;
         let to = match &self.to {
             Recipient::Player(id) => id.as_str(),
             Recipient::List => "list",
+            Recipient::Address(address) => {
+                hashed = crate::submission::sha256_hex(address.as_bytes())[..12].to_owned();
+                hashed.as_str()
+            }
         };
         format!(
             "r{:03}-{}-{to}-{}.eml",
@@ -86,8 +97,9 @@ pub fn format_message(
         .unwrap_or("adjudicate <adjudicate@localhost>")
         .parse()
         .map_err(|e| bad("mail.from", &e))?;
+    let name = (!to_name.is_empty()).then(|| to_name.to_owned());
     let to = Mailbox::new(
-        Some(to_name.to_owned()),
+        name,
         to_email.parse().map_err(|e| bad("players.email", &e))?,
     );
     let domain = from.email.domain().to_owned();
@@ -103,6 +115,9 @@ pub fn format_message(
             mail.round,
             mail.kind.name()
         )));
+    if let Some(id) = &mail.in_reply_to {
+        builder = builder.in_reply_to(id.clone()).references(id.clone());
+    }
     if let Some(reply_to) = &config.reply_to {
         builder = builder.reply_to(reply_to.parse().map_err(|e| bad("mail.reply_to", &e))?);
     }

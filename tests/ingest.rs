@@ -1,0 +1,333 @@
+//! `adjudicate ingest` through the built binary: mail from a real Maildir, an mbox, one .eml and a
+//! chat export, into the round, then the tick's acknowledgement replying to the mail.
+
+use crate::support::{adjudicate, example_game, tick};
+use std::fs;
+use std::path::Path;
+
+fn mail(from: &str, id: &str, date: &str, body: &str) -> String {
+    format!(
+        "From: {from}\r\nTo: submit@example.org\r\nSubject: my room\r\nMessage-ID: <{id}>\r\nDate: {date}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}"
+    )
+}
+
+fn maildir(root: &Path, messages: &[(&str, String)]) {
+    for sub in ["new", "cur", "tmp"] {
+        fs::create_dir_all(root.join(sub)).unwrap();
+    }
+    for (name, text) in messages {
+        fs::write(root.join("new").join(name), text).unwrap();
+    }
+}
+
+fn ingest(dir: &Path, flag: &str, path: &Path) -> crate::support::Run {
+    adjudicate([
+        "ingest".as_ref(),
+        dir.as_os_str(),
+        flag.as_ref(),
+        path.as_os_str(),
+        "--now".as_ref(),
+        "2026-12-02T11:00:00Z".as_ref(),
+    ])
+}
+
+const D1: &str = "Wed, 2 Dec 2026 09:00:00 +0000";
+const D2: &str = "Wed, 2 Dec 2026 09:30:00 +0000";
+
+#[test]
+fn mail_in_a_maildir_becomes_a_submission_and_its_acknowledgement_replies_to_it() {
+    let game = example_game();
+    let dir = game.path();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+    let md = tempfile::tempdir().unwrap();
+    maildir(
+        md.path(),
+        &[
+            (
+                "1.alice",
+                mail(
+                    "Alice <ALICE@example.org>",
+                    "a1@mail",
+                    D1,
+                    "room = \"cellar\"\n\nOn Tue, Host wrote:\n> room = \"attic\"\n-- \nAlice\n",
+                ),
+            ),
+            (
+                "2.bob",
+                mail(
+                    "bob@example.org",
+                    "b1@mail",
+                    D1,
+                    "Here it is\n```toml\nroom = \"basement\"\nfallback = \"attic\"\n```\n",
+                ),
+            ),
+            (
+                "3.bob",
+                mail(
+                    "bob@example.org",
+                    "b2@mail",
+                    D2,
+                    "```toml\nroom = \"attic\"\n```\n",
+                ),
+            ),
+            (
+                "4.zed",
+                mail("zed@example.net", "z1@mail", D1, "room = \"attic\"\n"),
+            ),
+            (
+                "5.carol",
+                mail("carol@example.org", "c1@mail", D1, "see you tomorrow\n"),
+            ),
+        ],
+    );
+    let run = ingest(dir, "--maildir", md.path());
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        fs::read_to_string(dir.join("rounds/001/submissions/alice.toml")).unwrap(),
+        "room = \"cellar\"\n"
+    );
+    // the newest of Bob's two messages wins
+    assert_eq!(
+        fs::read_to_string(dir.join("rounds/001/submissions/bob.toml")).unwrap(),
+        "room = \"attic\"\n"
+    );
+    assert!(!dir.join("rounds/001/submissions/carol.toml").exists());
+    let log = fs::read_to_string(dir.join("ingest.log")).unwrap();
+    assert!(
+        log.contains("unknown sender zed@example.net; ignored"),
+        "{log}"
+    );
+    assert!(log.contains("from carol: no TOML in the mail"), "{log}");
+    assert_eq!(
+        fs::read_dir(md.path().join("new")).unwrap().count(),
+        0,
+        "every message handled moves to cur/"
+    );
+    assert_eq!(fs::read_dir(md.path().join("cur")).unwrap().count(), 5);
+
+    tick(dir, "2026-12-02T11:05:00Z", &["-q"]);
+    let receipts = fs::read_to_string(dir.join("rounds/001/receipts.toml")).unwrap();
+    assert!(
+        receipts.contains("source = \"mail\"\nmessage_id = \"<a1@mail>\""),
+        "{receipts}"
+    );
+    let ack = fs::read_to_string(dir.join("sent/r001-ack-alice-1.eml")).unwrap();
+    assert!(ack.contains("In-Reply-To: <a1@mail>"), "{ack}");
+    assert!(ack.contains("Understood: room: Cellar."), "{ack}");
+    // a second run finds nothing new
+    let run = ingest(dir, "--maildir", md.path());
+    assert!(run.stdout.contains("nothing to ingest"), "{}", run.stdout);
+}
+
+#[test]
+fn without_the_right_token_a_message_is_rejected_with_a_reply_that_names_no_secret() {
+    let game = example_game();
+    let dir = game.path();
+    fs::write(
+        dir.join("secrets.toml"),
+        "[tokens]\nalice = \"opal-7\"\nbob = \"ruby-3\"\n",
+    )
+    .unwrap();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+    let md = tempfile::tempdir().unwrap();
+    maildir(
+        md.path(),
+        &[
+            (
+                "1",
+                mail("alice@example.org", "spoof@evil", D1, "room = \"attic\"\n"),
+            ),
+            (
+                "2",
+                mail(
+                    "alice@example.org",
+                    "other@evil",
+                    D1,
+                    "token = \"ruby-3\"\nroom = \"attic\"\n",
+                ),
+            ),
+            (
+                "3",
+                mail(
+                    "bob@example.org",
+                    "b@mail",
+                    D1,
+                    "token = \"ruby-3\"\nroom = \"cellar\"\n",
+                ),
+            ),
+        ],
+    );
+    let run = ingest(dir, "--maildir", md.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!dir.join("rounds/001/submissions/alice.toml").exists());
+    assert!(dir.join("rounds/001/submissions/bob.toml").exists());
+    let log = fs::read_to_string(dir.join("ingest.log")).unwrap();
+    assert_eq!(
+        log.matches("token does not match; rejected").count(),
+        2,
+        "{log}"
+    );
+    let replies: Vec<String> = fs::read_dir(dir.join("outbox"))
+        .unwrap()
+        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
+        .filter(|m| m.contains("was not accepted"))
+        .collect();
+    assert_eq!(replies.len(), 2);
+    for reply in &replies {
+        assert!(reply.contains("To: alice@example.org"), "{reply}");
+        assert!(
+            !reply.contains("opal-7") && !reply.contains("ruby-3") && !reply.contains("Alice"),
+            "{reply}"
+        );
+    }
+    tick(dir, "2026-12-02T11:05:00Z", &["-q"]);
+    let archived = fs::read_to_string(dir.join("rounds/001/received/bob-1.toml")).unwrap();
+    assert_eq!(archived, "token = \"<redacted>\"\nroom = \"cellar\"\n");
+}
+
+#[test]
+fn an_mbox_with_a_malformed_message_in_the_middle_still_gives_the_rest() {
+    let game = example_game();
+    let dir = game.path();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+    let files = tempfile::tempdir().unwrap();
+    let mbox = files.path().join("in.mbox");
+    let text = format!(
+        "From alice@example.org Wed Dec  2 09:00:00 2026\n{}\n\nFrom nobody Wed Dec  2 09:10:00 2026\nthis is not a mail at all\n\nFrom carol@example.org Wed Dec  2 09:20:00 2026\n{}\n",
+        mail("alice@example.org", "a@m", D1, "room = \"attic\"\n").replace("\r\n", "\n"),
+        mail("carol@example.org", "c@m", D2, "room = \"basement\"\n").replace("\r\n", "\n"),
+    );
+    fs::write(&mbox, text).unwrap();
+    let run = ingest(dir, "--mbox", &mbox);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(dir.join("rounds/001/submissions/alice.toml").exists());
+    assert!(dir.join("rounds/001/submissions/carol.toml").exists());
+    assert!(run.stdout.contains("message 2"), "{}", run.stdout);
+}
+
+#[test]
+fn a_toml_attachment_wins_and_its_file_name_is_never_a_path() {
+    let game = example_game();
+    let dir = game.path();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+    let files = tempfile::tempdir().unwrap();
+    let eml = files.path().join("attached.eml");
+    let text = "From: dave@example.org\r\nSubject: mine\r\nMessage-ID: <d@m>\r\nDate: Wed, 2 Dec 2026 09:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=XX\r\n\r\n--XX\r\nContent-Type: text/plain\r\n\r\nattached, see file\r\n--XX\r\nContent-Type: application/toml\r\nContent-Disposition: attachment; filename=\"../../evil.toml\"\r\nContent-Transfer-Encoding: base64\r\n\r\ncm9vbSA9ICJjZWxsYXIiCg==\r\n--XX--\r\n";
+    fs::write(&eml, text).unwrap();
+    let run = ingest(dir, "--eml", &eml);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        fs::read_to_string(dir.join("rounds/001/submissions/dave.toml")).unwrap(),
+        "room = \"cellar\"\n"
+    );
+    assert!(!files.path().join("../evil.toml").exists() && !dir.join("rounds/evil.toml").exists());
+}
+
+#[test]
+fn html_only_oversized_and_older_messages_are_reported_not_applied() {
+    let game = example_game();
+    let dir = game.path();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+    let md = tempfile::tempdir().unwrap();
+    let html = "From: erin@example.org\r\nSubject: x\r\nMessage-ID: <e@m>\r\nDate: Wed, 2 Dec 2026 09:00:00 +0000\r\nContent-Type: text/html\r\n\r\n<p>room = \"attic\"</p>\r\n";
+    let big = mail(
+        "frank@example.org",
+        "f@m",
+        D1,
+        &format!("room = \"attic\"\n{}", "# pad\n".repeat(50_000)),
+    );
+    maildir(
+        md.path(),
+        &[
+            ("1", html.to_owned()),
+            ("2", big),
+            (
+                "3",
+                mail("alice@example.org", "a2@m", D2, "room = \"attic\"\n"),
+            ),
+        ],
+    );
+    let run = ingest(dir, "--maildir", md.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let log = fs::read_to_string(dir.join("ingest.log")).unwrap();
+    assert!(log.contains("HTML-only mail"), "{log}");
+    assert!(log.contains("over the 256 KiB limit"), "{log}");
+    // An older message from Alice arrives later: reported, not applied.
+    let md2 = tempfile::tempdir().unwrap();
+    maildir(
+        md2.path(),
+        &[(
+            "4",
+            mail("alice@example.org", "a1@m", D1, "room = \"cellar\"\n"),
+        )],
+    );
+    let run = ingest(dir, "--maildir", md2.path());
+    assert!(
+        run.stdout
+            .contains("older than the version on file; not applied"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("rounds/001/submissions/alice.toml")).unwrap(),
+        "room = \"attic\"\n"
+    );
+}
+
+#[test]
+fn a_chat_export_counts_edited_messages_as_edited() {
+    let game = example_game();
+    let dir = game.path();
+    let text = fs::read_to_string(dir.join("game.toml")).unwrap().replace(
+        "email = \"bob@example.org\"",
+        "email = \"bob@example.org\"\nchat = \"bobby\"",
+    );
+    fs::write(dir.join("game.toml"), text).unwrap();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+    let files = tempfile::tempdir().unwrap();
+    let export = files.path().join("chat.json");
+    fs::write(
+        &export,
+        r#"{ "guild": { "name": "ORG" }, "channel": { "name": "bobby" }, "messages": [
+          { "id": "1", "type": "Default", "timestamp": "2026-12-02T09:00:00+00:00", "timestampEdited": "2026-12-02T10:30:00+00:00",
+            "content": "```toml\nroom = \"cellar\"\n```", "author": { "id": "9", "name": "Bobby", "nickname": "Bob" } },
+          { "id": "2", "type": "Default", "timestamp": "2026-12-02T10:00:00+00:00", "timestampEdited": null,
+            "content": "```toml\nroom = \"attic\"\n```", "author": { "id": "9", "name": "bobby", "nickname": "Bob" } },
+          { "id": "3", "type": "Default", "timestamp": "2026-12-02T10:00:00+00:00", "timestampEdited": null,
+            "content": "good luck all", "author": { "id": "9", "name": "bobby" } }
+        ] }"#,
+    )
+    .unwrap();
+    let run = ingest(dir, "--chat", &export);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // message 1 was edited at 10:30, after message 2: its edited text is the newest
+    assert_eq!(
+        fs::read_to_string(dir.join("rounds/001/submissions/bob.toml")).unwrap(),
+        "room = \"cellar\"\n"
+    );
+    tick(dir, "2026-12-02T11:05:00Z", &["-q"]);
+    let receipts = fs::read_to_string(dir.join("rounds/001/receipts.toml")).unwrap();
+    assert!(receipts.contains("source = \"chat\""), "{receipts}");
+}
+
+#[test]
+fn when_the_submission_cannot_be_written_the_message_stays_in_new() {
+    let game = example_game();
+    let dir = game.path();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+    let md = tempfile::tempdir().unwrap();
+    maildir(
+        md.path(),
+        &[(
+            "1",
+            mail("alice@example.org", "a@m", D1, "room = \"attic\"\n"),
+        )],
+    );
+    // The submissions folder is replaced by a file: writing into it fails.
+    let subs = dir.join("rounds/001/submissions");
+    fs::remove_dir_all(&subs).unwrap();
+    fs::write(&subs, "").unwrap();
+    let run = ingest(dir, "--maildir", md.path());
+    assert_eq!(run.code, 74, "{}{}", run.stdout, run.stderr);
+    assert_eq!(fs::read_dir(md.path().join("new")).unwrap().count(), 1);
+}
