@@ -331,3 +331,39 @@ fn when_the_submission_cannot_be_written_the_message_stays_in_new() {
     assert_eq!(run.code, 74, "{}{}", run.stdout, run.stderr);
     assert_eq!(fs::read_dir(md.path().join("new")).unwrap().count(), 1);
 }
+
+#[test]
+fn mail_delivered_by_a_real_smtp_server_into_its_maildir_is_ingested() {
+    let server = crate::support::SmtpServer::start(&[]);
+    let game = example_game();
+    let dir = game.path();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+    // Players' mail clients: Python's smtplib, speaking SMTP to the server on 127.0.0.1.
+    let script = format!(
+        "import smtplib\nfrom email.message import EmailMessage\nfor who, room in [('erin', 'cellar'), ('frank', 'attic')]:\n    m = EmailMessage()\n    m['From'] = who + '@example.org'\n    m['To'] = 'submit@example.org'\n    m['Subject'] = 'round 1'\n    m['Message-ID'] = '<' + who + '@phone>'\n    m['Date'] = 'Wed, 2 Dec 2026 09:00:00 +0000'\n    m.set_content('room = \"' + room + '\"\\n')\n    with smtplib.SMTP('127.0.0.1', {}) as s:\n        s.send_message(m)\n",
+        server.port
+    );
+    let status = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let maildir = server.maildir.path().join("box");
+    let run = ingest(dir, "--maildir", &maildir);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        fs::read_to_string(dir.join("rounds/001/submissions/erin.toml")).unwrap(),
+        "room = \"cellar\"\n"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("rounds/001/submissions/frank.toml")).unwrap(),
+        "room = \"attic\"\n"
+    );
+    tick(dir, "2026-12-02T11:05:00Z", &["--no-send", "-q"]);
+    let ack = fs::read_to_string(dir.join("outbox/r001-ack-erin-1.eml")).unwrap();
+    assert!(
+        ack.contains("In-Reply-To: <erin@phone>") && ack.contains("Understood: room: Cellar."),
+        "{ack}"
+    );
+}
