@@ -142,21 +142,43 @@ impl ResultFile {
         )?;
         let empty = toml::Table::new();
         let public_view = G::private_view(&self.public);
-        let private = ctx
-            .config
-            .players
-            .iter()
-            .map(|p| {
-                let context = PrivateContext {
-                    game: &game,
-                    player: ctx.player_info(&p.id),
-                    public: &public_view,
-                    private: self.private.get(&p.id).unwrap_or(&empty),
-                    garnets: self.garnets.get(&p.id).copied().unwrap_or(0),
-                };
-                Ok((p.id.clone(), renderer.render(Kind::Private, &context)?))
-            })
-            .collect::<Result<_>>()?;
+        let render_one = |p: &crate::config::PlayerConfig| -> Result<(PlayerId, String)> {
+            let context = PrivateContext {
+                game: &game,
+                player: ctx.player_info(&p.id),
+                public: &public_view,
+                private: self.private.get(&p.id).unwrap_or(&empty),
+                garnets: self.garnets.get(&p.id).copied().unwrap_or(0),
+            };
+            Ok((p.id.clone(), renderer.render(Kind::Private, &context)?))
+        };
+        // Private reports are independent: large games render them on every core. The result is
+        // a sorted map, so the output does not depend on which thread finished first.
+        let players = &ctx.config.players;
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(8);
+        let private = if players.len() < 256 || threads == 1 {
+            players
+                .iter()
+                .map(render_one)
+                .collect::<Result<BTreeMap<_, _>>>()?
+        } else {
+            let chunk = players.len().div_ceil(threads);
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = players
+                    .chunks(chunk)
+                    .map(|part| {
+                        scope.spawn(move || part.iter().map(render_one).collect::<Result<Vec<_>>>())
+                    })
+                    .collect();
+                let mut all = BTreeMap::new();
+                for handle in handles {
+                    all.extend(handle.join().expect("a render thread panicked")?);
+                }
+                Ok::<_, crate::error::Error>(all)
+            })?
+        };
         Ok(Reports { public, private })
     }
 }

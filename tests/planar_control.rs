@@ -47,3 +47,54 @@ fn the_sample_game_runs_through_the_elimination_vote_and_replays() {
     assert_eq!(run.code, 0, "{}", run.stdout);
     assert!(run.stdout.contains("7 round(s)"), "{}", run.stdout);
 }
+
+#[test]
+fn a_set_up_that_cannot_work_is_a_check_error_naming_the_key() {
+    let example = manifest_dir().join("games/planar-control/example/game.toml");
+    let text = fs::read_to_string(example).unwrap();
+    let cases = [
+        (text.replace("[[players]]\nid = \"alice\"", "[options]\nplanes = { earth = 8, limbo = 1, thera = 4, mobil = 1 }\n\n[[players]]\nid = \"alice\""), "game.toml: options.planes: the four plane sizes"),
+        (text.replace("garnets = 0\n\n[[players]]\nid = \"bob\"", "garnets = 0\nalignment = \"ember\"\n\n[[players]]\nid = \"bob\""), "game.toml: players[1].alignment: every player needs `alignment` once one has it"),
+        (text.replacen("[[players]]\nid = \"rupert\"", "[[players]]\nid = \"rupert\"\n[[players]]\nid = \"zoe\"", 1), "game.toml: players: Planar Control needs a multiple of 3 players"),
+    ];
+    for (broken, expected) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::write(tmp.path().join("game.toml"), &broken).unwrap();
+        let run = adjudicate(["check".as_ref(), tmp.path().as_os_str()]);
+        assert_eq!(run.code, 65, "{expected}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains(expected),
+            "expected {expected:?} in {}",
+            run.stderr
+        );
+    }
+    // Alignments given by hand must be equal in number.
+    let mut by_hand = String::new();
+    for (i, block) in text.split("[[players]]").enumerate() {
+        if i == 0 {
+            by_hand.push_str(block);
+        } else {
+            let alignment = if i <= 7 {
+                "ember"
+            } else if i <= 11 {
+                "nature"
+            } else {
+                "torrent"
+            };
+            by_hand.push_str(&format!(
+                "[[players]]{}alignment = \"{alignment}\"\n\n",
+                block.trim_end_matches('\n').to_owned() + "\n"
+            ));
+        }
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("game.toml"), by_hand).unwrap();
+    let run = adjudicate(["check".as_ref(), tmp.path().as_os_str()]);
+    assert_eq!(run.code, 65, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("alignments given by hand must be equal in number"),
+        "{}",
+        run.stderr
+    );
+}

@@ -198,7 +198,7 @@ fn given<C: Choice>(setup: &Setup<'_>, key: &str) -> Result<Option<Vec<C>>, Setu
                 .ok_or_else(|| SetupError {
                     key: format!("players[{i}].{key}"),
                     message: format!(
-                        "give every player a {key}, one of {}",
+                        "every player needs `{key}` once one has it: one of {}",
                         C::all_names().join(", ")
                     ),
                 })
