@@ -19,7 +19,7 @@ demo: build
 ## Unit tests, rule cases and the integration tests (the built binary on real temp directories,
 ## mail through a real SMTP server: aiosmtpd from PyPI, installed into $(VENV)).
 test: $(VENV)/.ready
-	$(CARGO) test --locked --all-targets
+	$(CARGO) test --locked
 
 $(VENV)/.ready:
 	python3 -m venv $(VENV)
