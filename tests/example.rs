@@ -78,7 +78,7 @@ fn replay_reproduces_every_file_and_finds_a_tampered_one() {
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(
         run.stdout
-            .contains("replay: 5 round(s) and 41 file(s) reproduced byte for byte"),
+            .contains("replay: 5 round(s) and 49 file(s) reproduced byte for byte"),
         "{}",
         run.stdout
     );
@@ -177,4 +177,25 @@ fn the_readme_shows_a_real_acknowledgement() {
         readme.contains(&format!("```\n{body}```")),
         "README.md does not show Frank's current acknowledgement:\n{body}"
     );
+}
+
+#[test]
+fn the_first_tick_welcomes_every_player_with_their_first_submission() {
+    let game = example_game();
+    let dir = game.path();
+    tick(dir, "2026-12-01T00:00:00Z", &["-q"]);
+    let public = read(dir, "rounds/000/public.txt");
+    assert!(
+        public.contains("the game begins")
+            && public.contains("Players: Alice, Bob, Carol, Dave, Erin, Frank."),
+        "{public}"
+    );
+    let carol = read(dir, "rounds/000/private/carol.txt");
+    assert!(
+        carol.contains("welcome, Carol")
+            && carol.contains("Garnets: 12.")
+            && carol.contains("\nroom = \"attic\"\n"),
+        "{carol}"
+    );
+    assert!(dir.join("sent/r000-private-carol-0.eml").is_file());
 }

@@ -321,7 +321,7 @@ fn the_summary_says_what_the_tick_did() {
         "received alice version 1: valid",
         "received bob version 1: INVALID, 2 problem(s)",
         "round 1 not due: deadline Wed 2 Dec 15:00 UTC (in 6 h 0 min); 1 of 6 valid",
-        "mail: 2 queued, 2 sent",
+        "mail: 14 queued, 14 sent",
     ] {
         assert!(
             run.stdout.contains(line),

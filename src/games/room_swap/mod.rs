@@ -136,6 +136,10 @@ impl Game for RoomSwap {
         receive::receive(state, player, doc)
     }
 
+    fn opening(state: &State) -> Option<crate::games::RoundResult> {
+        Some(resolve::opening(state))
+    }
+
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
         resolve::resolve(state, seed)
     }

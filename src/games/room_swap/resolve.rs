@@ -102,6 +102,51 @@ struct NextPrivate {
     can_block: bool,
 }
 
+/// The opening announcement and reports (round 0 of the archive): who plays, the items' prices,
+/// and each player's garnets and first submission, ready to fill in.
+pub fn opening(state: &State) -> RoundResult {
+    let public = Public {
+        round: 0,
+        phase: state.phase,
+        scorers: None,
+        peeks: 0,
+        blocks: 0,
+        defaults: Vec::new(),
+        tiebreak: None,
+        r#final: None,
+        token_gift: None,
+        next: Next {
+            round: state.round,
+            phase: state.phase,
+            players: state.playing(),
+        },
+    };
+    let private = state
+        .players
+        .iter()
+        .map(|(id, p)| {
+            let report = Private {
+                played: false,
+                room: None,
+                room_source: None,
+                room_note: None,
+                notes: Vec::new(),
+                garnets: p.garnets,
+                garnets_change: 0,
+                block_used: p.block_used,
+                next: next_private(state, id, None),
+            };
+            (id.clone(), to_table(&report))
+        })
+        .collect();
+    let garnets = state.players.keys().map(|id| (id.clone(), 0)).collect();
+    RoundResult {
+        public: to_table(&public),
+        private,
+        garnets,
+    }
+}
+
 pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
     let mut next = state.clone();
     let playing = state.playing();
