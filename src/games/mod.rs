@@ -119,6 +119,17 @@ pub struct RoundResult {
     pub garnets: BTreeMap<PlayerId, i64>,
 }
 
+/// The game's `[options]` from game.toml; an error lists the options the game has (`known`).
+pub(crate) fn options<T: DeserializeOwned>(
+    setup: &Setup<'_>,
+    known: &str,
+) -> Result<T, SetupError> {
+    T::deserialize(toml::Value::Table(setup.options.clone())).map_err(|e| SetupError {
+        key: "options".into(),
+        message: format!("{} ({known})", e.message()),
+    })
+}
+
 /// A result struct as the table it becomes in result.toml.
 pub(crate) fn to_table<T: Serialize>(value: &T) -> toml::Table {
     toml::Table::try_from(value).expect("result structs serialize to tables")

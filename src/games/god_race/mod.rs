@@ -14,7 +14,6 @@ use crate::games::{Game, GameId, Outcome, Resolution, Setup, SetupError};
 use crate::player_id::PlayerId;
 use gods::God;
 use rand::seq::IndexedRandom;
-use serde::Deserialize;
 use state::{Options, PlayerState, State};
 use std::collections::BTreeMap;
 
@@ -28,13 +27,8 @@ impl Game for GodRace {
 
     fn setup(setup: &Setup<'_>) -> Result<State, SetupError> {
         let bad = |key: String, message: String| SetupError { key, message };
-        let options =
-            Options::deserialize(toml::Value::Table(setup.options.clone())).map_err(|e| {
-                bad(
-                    "options".into(),
-                    format!("{} (God Race options: spaces, max_rounds)", e.message()),
-                )
-            })?;
+        let options: Options =
+            crate::games::options(setup, "God Race options: spaces, max_rounds")?;
         if options.spaces < 4 {
             return Err(bad("options.spaces".into(), "must be at least 4".into()));
         }

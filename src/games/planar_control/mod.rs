@@ -12,7 +12,6 @@ use crate::doc::{Choice, Doc};
 use crate::games::{Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
 use crate::player_id::PlayerId;
 use rand::seq::SliceRandom;
-use serde::Deserialize;
 use state::{Alignment, Options, Phase, Plane, PlayerState, State};
 
 pub struct PlanarControl;
@@ -23,16 +22,10 @@ impl Game for PlanarControl {
 
     fn setup(setup: &Setup<'_>) -> Result<State, SetupError> {
         let bad = |key: String, message: String| SetupError { key, message };
-        let options =
-            Options::deserialize(toml::Value::Table(setup.options.clone())).map_err(|e| {
-                bad(
-                    "options".into(),
-                    format!(
-                        "{} (Planar Control options: rounds, reveal_initial_control, planes)",
-                        e.message()
-                    ),
-                )
-            })?;
+        let options: Options = crate::games::options(
+            setup,
+            "Planar Control options: rounds, reveal_initial_control, planes",
+        )?;
         let n = setup.players.len();
         if n < 6 || !n.is_multiple_of(3) {
             return Err(bad(

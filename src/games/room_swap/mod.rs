@@ -10,7 +10,6 @@ pub mod state;
 use crate::doc::Doc;
 use crate::games::{Game, GameId, Outcome, Resolution, Setup, SetupError};
 use crate::player_id::PlayerId;
-use serde::Deserialize;
 use state::{Options, Phase, PlayerState, State};
 
 pub const PLAYERS: usize = 6;
@@ -22,16 +21,8 @@ impl Game for RoomSwap {
     type State = State;
 
     fn setup(setup: &Setup<'_>) -> Result<State, SetupError> {
-        let options =
-            Options::deserialize(toml::Value::Table(setup.options.clone())).map_err(|e| {
-                SetupError {
-                    key: "options".into(),
-                    message: format!(
-                        "{} (Room Swap options: rounds, peek_cost, block_cost)",
-                        e.message()
-                    ),
-                }
-            })?;
+        let options: Options =
+            crate::games::options(setup, "Room Swap options: rounds, peek_cost, block_cost")?;
         let bad = |key: &str, message: String| SetupError {
             key: key.into(),
             message,
