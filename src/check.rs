@@ -25,10 +25,10 @@ impl WithGame for Check<'_> {
         // Host files: these are errors (exit 65 with file and key), not a list.
         ctx.renderer()?;
         crate::mail::Sender::new(&ctx.config.mail, &ctx.secrets)?;
-        crate::round::setup::<G>(ctx)?;
+        let fresh = crate::round::setup::<G>(ctx)?; // game.toml and its options must deal a game
         let mut state = match ctx.load_state::<G>()? {
             Some(file) => file.game,
-            None => crate::round::setup::<G>(ctx)?,
+            None => fresh,
         };
         if let Some(file) = self.file {
             let stem = file

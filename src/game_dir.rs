@@ -175,20 +175,30 @@ pub fn read_optional(path: &Path) -> Result<Option<String>> {
 /// folder if needed. Writes nothing if the file already holds exactly these bytes. A process
 /// killed at any point leaves the old file or the new one, never a part.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    write(path, bytes, false)
+    if unchanged(path, bytes) {
+        return Ok(());
+    }
+    replace(path, bytes, false)
 }
 
 /// As `write_atomic`, and the data reaches the disk before the rename (fsync): for state.toml,
 /// the one file whose loss after a power cut would lose a tick's work. Syncing every report as
 /// well would make a 10,000-player round take minutes.
 pub fn write_atomic_durable(path: &Path, bytes: &[u8]) -> Result<()> {
-    write(path, bytes, true)
-}
-
-fn write(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
-    if fs::read(path).is_ok_and(|old| old == bytes) {
+    if unchanged(path, bytes) {
         return Ok(());
     }
+    replace(path, bytes, true)
+}
+
+/// Whether `path` already holds exactly `bytes`.
+pub fn unchanged(path: &Path, bytes: &[u8]) -> bool {
+    fs::read(path).is_ok_and(|old| old == bytes)
+}
+
+/// The temp-file-and-rename write itself, without comparing first (for callers that already did,
+/// like `Plan`); `durable` syncs the data before the rename.
+pub fn replace(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
     let folder = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(folder).map_err(|e| Error::io(folder, e))?;
     let mut tmp = tempfile::Builder::new()

@@ -3,7 +3,7 @@
 //! the previous state, and the next tick redoes the rest with the same bytes.
 
 use crate::error::Result;
-use crate::game_dir::{create_dir, write_atomic, write_atomic_durable};
+use crate::game_dir::{create_dir, replace, unchanged};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Default)]
@@ -29,19 +29,17 @@ impl Plan {
     /// Plans a write unless the file already holds these bytes.
     pub fn file(&mut self, path: PathBuf, bytes: impl Into<Vec<u8>>) {
         let bytes = bytes.into();
-        if std::fs::read(&path).is_ok_and(|old| old == bytes) {
-            return;
+        if !unchanged(&path, &bytes) {
+            self.steps.push(Step::File(path, bytes));
         }
-        self.steps.push(Step::File(path, bytes));
     }
 
     /// Plans a write that reaches the disk before it replaces the old file (state.toml).
     pub fn durable_file(&mut self, path: PathBuf, bytes: impl Into<Vec<u8>>) {
         let bytes = bytes.into();
-        if std::fs::read(&path).is_ok_and(|old| old == bytes) {
-            return;
+        if !unchanged(&path, &bytes) {
+            self.steps.push(Step::Durable(path, bytes));
         }
-        self.steps.push(Step::Durable(path, bytes));
     }
 
     pub fn is_empty(&self) -> bool {
@@ -60,8 +58,9 @@ impl Plan {
         for step in self.steps {
             match step {
                 Step::Dir(p) => create_dir(&p)?,
-                Step::File(p, bytes) => write_atomic(&p, &bytes)?,
-                Step::Durable(p, bytes) => write_atomic_durable(&p, &bytes)?,
+                // planned only if different: no second comparison
+                Step::File(p, bytes) => replace(&p, &bytes, false)?,
+                Step::Durable(p, bytes) => replace(&p, &bytes, true)?,
             }
         }
         Ok(())

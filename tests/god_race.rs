@@ -84,22 +84,7 @@ fn the_sample_race_runs_to_its_end_with_scores_from_the_podium_and_replays() {
 fn scoring_orbs_and_private_facts_stay_secret_until_the_end() {
     let game = play();
     let dir = game.path();
-    let allowed = [
-        "round",
-        "orbs",
-        "rituals",
-        "winners",
-        "moves",
-        "podium",
-        "places",
-        "finished_now",
-        "spaces",
-        "meadows",
-        "defaults",
-        "picture",
-        "next_round",
-        "final",
-    ];
+    let allowed = crate::support::GOD_RACE_PUBLIC_KEYS;
     let state: toml::Table =
         toml::from_str(&fs::read_to_string(dir.join("state.toml")).unwrap()).unwrap();
     let players = state["players"].as_table().unwrap();

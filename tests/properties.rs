@@ -257,22 +257,7 @@ mod god_race {
             // player's private part names no other player but the receivers of their own gifts.
             let public = &resolution.result.public;
             for key in public.keys() {
-                let allowed = [
-                    "round",
-                    "orbs",
-                    "rituals",
-                    "winners",
-                    "moves",
-                    "podium",
-                    "places",
-                    "finished_now",
-                    "spaces",
-                    "meadows",
-                    "defaults",
-                    "picture",
-                    "next_round",
-                    "final",
-                ];
+                let allowed = crate::support::GOD_RACE_PUBLIC_KEYS;
                 if !allowed.contains(&key.as_str()) {
                     return Err(format!("seed {seed}: [public] holds `{key}`"));
                 }

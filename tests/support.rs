@@ -12,6 +12,24 @@ pub fn example_dir() -> PathBuf {
     manifest_dir().join("games/room-swap/example")
 }
 
+/// Every key God Race's `[public]` may hold: what the rules announce, nothing else.
+pub const GOD_RACE_PUBLIC_KEYS: [&str; 14] = [
+    "round",
+    "orbs",
+    "rituals",
+    "winners",
+    "moves",
+    "podium",
+    "places",
+    "finished_now",
+    "spaces",
+    "meadows",
+    "defaults",
+    "picture",
+    "next_round",
+    "final",
+];
+
 pub fn god_race_example_dir() -> PathBuf {
     manifest_dir().join("games/god-race/example")
 }

@@ -109,6 +109,7 @@ pub fn ingest<G: Game>(
         round,
         ..IngestReport::default()
     };
+    let mut renderer = None;
     let mut origins = read_origins(ctx, round)?;
     // The newest message of each player wins within a run.
     let mut best: BTreeMap<PlayerId, (Incoming, String)> = BTreeMap::new();
@@ -149,8 +150,13 @@ pub fn ingest<G: Game>(
                     "{}: from {} claiming to be {player}: token does not match; rejected, the sender is told",
                     item.label, incoming.sender
                 ));
-                if kind == "mail" {
-                    reply_rejected(ctx, round, incoming, now)?;
+                if kind == "mail" && ctx.config.mail.transport.queues() {
+                    // templates are compiled once per run, and only if a reply is needed
+                    if renderer.is_none() {
+                        renderer = Some(ctx.renderer()?);
+                    }
+                    let renderer = renderer.as_ref().expect("just set");
+                    reply_rejected(ctx, renderer, round, incoming, now)?;
                 }
                 continue;
             }
@@ -226,15 +232,12 @@ pub fn ingest<G: Game>(
 /// reply goes to the address the message came from and names neither player nor token.
 fn reply_rejected(
     ctx: &GameContext,
+    renderer: &crate::render::Renderer,
     round: u32,
     incoming: &Incoming,
     now: jiff::Timestamp,
 ) -> Result<()> {
     use crate::mail::{Mail, MailKind, Recipient, format_message};
-    if !ctx.config.mail.transport.queues() {
-        return Ok(());
-    }
-    let renderer = ctx.renderer()?;
     let info = ctx.game_info(round, 0, None);
     let context = crate::render::RejectContext {
         game: &info,
