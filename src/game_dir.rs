@@ -181,23 +181,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     replace(path, bytes, false)
 }
 
-/// As `write_atomic`, and the data reaches the disk before the rename (fsync): for state.toml,
-/// the one file whose loss after a power cut would lose a tick's work. Syncing every report as
-/// well would make a 10,000-player round take minutes.
-pub fn write_atomic_durable(path: &Path, bytes: &[u8]) -> Result<()> {
-    if unchanged(path, bytes) {
-        return Ok(());
-    }
-    replace(path, bytes, true)
-}
-
 /// Whether `path` already holds exactly `bytes`.
 pub fn unchanged(path: &Path, bytes: &[u8]) -> bool {
     fs::read(path).is_ok_and(|old| old == bytes)
 }
 
 /// The temp-file-and-rename write itself, without comparing first (for callers that already did,
-/// like `Plan`); `durable` syncs the data before the rename.
+/// like `Plan`). `durable` syncs the data before the rename: for state.toml, the one file whose
+/// loss after a power cut would lose a tick's work (syncing every report as well would make a
+/// 10,000-player round take minutes).
 pub fn replace(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
     let folder = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(folder).map_err(|e| Error::io(folder, e))?;

@@ -42,10 +42,6 @@ impl Plan {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.steps.is_empty()
-    }
-
     /// Each planned path with its size (`None` for a folder).
     pub fn entries(&self) -> impl Iterator<Item = (&Path, Option<usize>)> {
         self.steps.iter().map(|s| match s {

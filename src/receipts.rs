@@ -46,8 +46,4 @@ impl Receipts {
     pub fn last_for(&self, player: &PlayerId) -> Option<&Receipt> {
         self.list.iter().rev().find(|r| &r.player == player)
     }
-
-    pub fn next_n(&self, player: &PlayerId) -> u32 {
-        self.last_for(player).map_or(1, |r| r.n + 1)
-    }
 }
