@@ -197,9 +197,7 @@ fn play_round<G: Game>(
             Ok(doc) => G::receive(&mut file.game, &player, doc),
             Err(problem) => Outcome::refused(problem.clone()),
         };
-        if !outcome.valid && outcome.if_not_fixed.is_none() && G::plays(&file.game, &player) {
-            outcome.if_not_fixed = Some(G::if_not_fixed(&file.game, &player));
-        }
+        explain_default::<G>(&file.game, &player, &mut outcome);
         mail.plan
             .file(ctx.dir.received(round, &player, n), screened.archive);
         let origin = origins.origin.get(&player).filter(|o| o.sha256 == sha256);
@@ -351,6 +349,13 @@ fn publish<G: Game>(
     Ok(())
 }
 
+/// An invalid version of a player who plays this round says what the deadline will do.
+fn explain_default<G: Game>(state: &G::State, player: &PlayerId, outcome: &mut Outcome) {
+    if !outcome.valid && outcome.if_not_fixed.is_none() && G::plays(state, player) {
+        outcome.if_not_fixed = Some(G::if_not_fixed(state, player));
+    }
+}
+
 /// Applies an archived version again (crash recovery and `replay`): a refused version changes
 /// nothing; any other is read from its `received/` copy and given to the rules.
 pub fn reapply<G: Game>(
@@ -368,9 +373,7 @@ pub fn reapply<G: Game>(
             .map_err(|p| Error::invalid(&path, format!("{}", p.line.unwrap_or(0)), p.message))?;
         G::receive(state, &receipt.player, &doc)
     };
-    if !outcome.valid && outcome.if_not_fixed.is_none() && G::plays(state, &receipt.player) {
-        outcome.if_not_fixed = Some(G::if_not_fixed(state, &receipt.player));
-    }
+    explain_default::<G>(state, &receipt.player, &mut outcome);
     Ok(outcome)
 }
 
