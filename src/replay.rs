@@ -34,12 +34,7 @@ impl WithGame for Replay<'_> {
         let mut state = setup::<G>(ctx)?;
         if let Some(opening) = G::opening(&state) {
             let result = ResultFile::opening(ctx, G::round(&state), opening);
-            let reports = result.render::<G>(ctx, &renderer)?;
-            out.compare(&ctx.dir.result(0), result.to_toml().as_bytes())?;
-            out.compare(&ctx.dir.public(0), reports.public.as_bytes())?;
-            for (player, text) in &reports.private {
-                out.compare(&ctx.dir.private(0, player), text.as_bytes())?;
-            }
+            out.compare_round::<G>(ctx, &renderer, &result)?;
         }
         let mut applied = 0;
         while !G::is_over(&state) {
@@ -73,12 +68,7 @@ impl WithGame for Replay<'_> {
             let resolution = G::resolve(&state, ctx.config.seed);
             let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
             let result = ResultFile::new(ctx, round, index, next_round, resolution.result);
-            let reports = result.render::<G>(ctx, &renderer)?;
-            out.compare(&ctx.dir.result(round), result.to_toml().as_bytes())?;
-            out.compare(&ctx.dir.public(round), reports.public.as_bytes())?;
-            for (player, text) in &reports.private {
-                out.compare(&ctx.dir.private(round, player), text.as_bytes())?;
-            }
+            out.compare_round::<G>(ctx, &renderer, &result)?;
             state = resolution.state;
             applied = 0;
             out.rounds += 1;
@@ -96,6 +86,23 @@ impl WithGame for Replay<'_> {
 }
 
 impl ReplayOutcome {
+    /// Compares a round's result.toml and the reports rendered from it with the archive.
+    fn compare_round<G: Game>(
+        &mut self,
+        ctx: &GameContext,
+        renderer: &crate::render::Renderer,
+        result: &ResultFile,
+    ) -> Result<()> {
+        let round = result.meta.round;
+        let reports = result.render::<G>(ctx, renderer)?;
+        self.compare(&ctx.dir.result(round), result.to_toml().as_bytes())?;
+        self.compare(&ctx.dir.public(round), reports.public.as_bytes())?;
+        for (player, text) in &reports.private {
+            self.compare(&ctx.dir.private(round, player), text.as_bytes())?;
+        }
+        Ok(())
+    }
+
     fn compare(&mut self, path: &Path, expected: &[u8]) -> Result<()> {
         self.files += 1;
         match std::fs::read(path) {
