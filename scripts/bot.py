@@ -1,4 +1,4 @@
-"""Plays every player of a God Race or Planar Control game directory for one round, the way a careful player
+"""Plays every player of a God Race, Planar Control or Final Ritual game directory for one round, the way a careful player
 would reply to their private report: used by `make demo` and the tests to play the sample game
 to its end. It reads each player's own facts (meadow, hand, candles, scoring orbs) from
 state.toml, as the player would from their report, and writes
@@ -69,11 +69,81 @@ def planar(index, pid, player, state):
     return f'divine = ["{others[index % len(others)]}", "{others[(index + 5) % len(others)]}"]\n'
 
 
+RESOURCES = ["wine", "gems", "gold"]
+
+
+def ritual(pid, player, state):
+    """Final Ritual: a Loyal X priest feeds X to the altar and orders others to; a Selfish X priest
+    keeps X, pulls X and cards towards their own hand; the Traitor orders the most-marked player
+    to pay what they may not have. A hand of 4 always announces at least one oracle."""
+    players = state["players"]
+    living = sorted((p for p in players if players[p]["alive"]), key=lambda p: players[p]["seat"])
+    others = [p for p in living if p != pid]
+    seat = players[pid]["seat"]
+    after = sorted(others, key=lambda p: (players[p]["seat"] - seat) % len(players))
+    role = player["role"]
+    kind, _, mine = role.partition("-")
+    rest = [r for r in RESOURCES if r != mine]
+    victim = max(others, key=lambda p: (players[p]["marks"], -players[p]["seat"]))
+    if kind == "loyal":
+        dedicate, give, take = [mine] + rest, rest + [mine], rest + [mine]
+    elif kind == "selfish":
+        dedicate, give, take = rest + [mine], rest + [mine], [mine] + rest
+    else:
+        dedicate, give, take = RESOURCES, RESOURCES, RESOURCES
+    wanted = []
+    for oracle in player.get("oracles", []):
+        parts = oracle.split("-")
+        entry = None
+        if oracle == "forgive" and player["marks"] > 0:
+            entry = f'{{ oracle = "forgive", player = "{pid}" }}'
+        elif oracle.startswith("take-any"):
+            entry = f'{{ oracle = "{oracle}", player = "{pid}" }}'
+        elif oracle.startswith("give-") and kind == "traitor":
+            entry = f'{{ oracle = "{oracle}", from = "{victim}", to = "{after[0] if after[0] != victim else after[-1]}" }}'
+        elif oracle.startswith("give-") and (parts[2] == mine or parts[1] == "any"):
+            entry = f'{{ oracle = "{oracle}", from = "{after[0]}", to = "{pid}" }}'
+        elif oracle == "all-give-any-1" and kind == "selfish":
+            entry = f'{{ oracle = "{oracle}", to = "{pid}" }}'
+        elif oracle.startswith("dedicate-") and (parts[2] == mine and kind == "loyal" or kind == "traitor"):
+            entry = f'{{ oracle = "{oracle}", player = "{victim}" }}'
+        elif oracle == "all-dedicate-any-1" and kind == "loyal":
+            entry = f'{{ oracle = "{oracle}" }}'
+        elif oracle == "all-take-any-1" and kind == "selfish":
+            entry = f'{{ oracle = "{oracle}" }}'
+        if entry and len(wanted) < 2:
+            wanted.append(entry)
+    if not wanted and len(player.get("oracles", [])) > 3:
+        oracle = player["oracles"][0]
+        if oracle.startswith("give-"):
+            wanted.append(f'{{ oracle = "{oracle}", from = "{after[0]}", to = "{pid}" }}')
+        elif oracle == "all-give-any-1":
+            wanted.append(f'{{ oracle = "{oracle}", to = "{pid}" }}')
+        elif oracle.startswith("dedicate-"):
+            wanted.append(f'{{ oracle = "{oracle}", player = "{after[0]}" }}')
+        elif oracle.startswith("all-"):
+            wanted.append(f'{{ oracle = "{oracle}" }}')
+        else:
+            wanted.append(f'{{ oracle = "{oracle}", player = "{pid}" }}')
+    quote = lambda xs: "[" + ", ".join(f'"{x}"' for x in xs) + "]"
+    lines = [f"dedicate = {quote(dedicate)}", "announce = [" + ", ".join(wanted) + "]", "", "[respond]"]
+    lines += [f"give = {quote(give)}", f"take = {quote(take)}"]
+    return "\n".join(lines) + "\n"
+
+
 def main():
     game_dir = sys.argv[1]
     with open(os.path.join(game_dir, "state.toml"), "rb") as f:
         state = tomllib.load(f)
     if state.get("finished") or state.get("phase") == "over":
+        return
+    if "role" in next(iter(state["players"].values())):
+        folder = os.path.join(game_dir, "rounds", f'{state["round"]:03}', "submissions")
+        os.makedirs(folder, exist_ok=True)
+        for pid, player in sorted(state["players"].items()):
+            if player["alive"]:
+                with open(os.path.join(folder, f"{pid}.toml"), "w") as f:
+                    f.write(ritual(pid, player, state))
         return
     if "alignment" in next(iter(state["players"].values())):
         folder = os.path.join(game_dir, "rounds", f'{state["round"]:03}', "submissions")

@@ -6,7 +6,8 @@ use crate::context::GameContext;
 use crate::error::{Error, Result, exit};
 use crate::game_dir::GameDir;
 use crate::games::{
-    Game, GameId, god_race::GodRace, planar_control::PlanarControl, room_swap::RoomSwap,
+    Game, GameId, final_ritual::FinalRitual, god_race::GodRace, planar_control::PlanarControl,
+    room_swap::RoomSwap,
 };
 use crate::round::{TickOptions, TickReport};
 use std::path::PathBuf;
@@ -67,19 +68,12 @@ pub trait WithGame {
 }
 
 /// The one place that maps a game id to its engine.
-pub fn dispatch<W: WithGame>(game: GameId, work: W, game_toml: PathBuf) -> Result<W::Output> {
+pub fn dispatch<W: WithGame>(game: GameId, work: W) -> Result<W::Output> {
     match game {
         GameId::RoomSwap => work.run::<RoomSwap>(),
         GameId::GodRace => work.run::<GodRace>(),
         GameId::PlanarControl => work.run::<PlanarControl>(),
-        GameId::FinalRitual => Err(Error::invalid(
-            game_toml,
-            "game",
-            format!(
-                "`{}` has no engine in this version yet; available: god-race, planar-control, room-swap",
-                game.name()
-            ),
-        )),
+        GameId::FinalRitual => work.run::<FinalRitual>(),
     }
 }
 
@@ -122,7 +116,6 @@ fn execute(command: Command) -> Result<u8> {
                     file,
                     player,
                 },
-                ctx.dir.game_toml(),
             )?;
             for line in &problems {
                 println!("{line}");
@@ -139,11 +132,7 @@ fn execute(command: Command) -> Result<u8> {
         Command::Status { game_dir, now } => {
             let ctx = GameContext::load(GameDir::open(game_dir)?)?;
             let now = now.unwrap_or_else(jiff::Timestamp::now);
-            let text = dispatch(
-                ctx.config.game,
-                crate::status::Status { ctx: &ctx, now },
-                ctx.dir.game_toml(),
-            )?;
+            let text = dispatch(ctx.config.game, crate::status::Status { ctx: &ctx, now })?;
             print!("{text}");
             Ok(exit::OK)
         }
@@ -171,7 +160,6 @@ fn execute(command: Command) -> Result<u8> {
                     ctx: &ctx,
                     opts: &opts,
                 },
-                ctx.dir.game_toml(),
             )?;
             if verbosity == Verbosity::Normal {
                 print!("{}", summary(&ctx, &opts, &report, started));
@@ -183,7 +171,6 @@ fn execute(command: Command) -> Result<u8> {
             let rounds = dispatch(
                 ctx.config.game,
                 crate::replay::Rerender { ctx: &ctx, round },
-                ctx.dir.game_toml(),
             )?;
             println!(
                 "Re-rendered round(s): {}",
@@ -197,11 +184,7 @@ fn execute(command: Command) -> Result<u8> {
         }
         Command::Replay { game_dir } => {
             let ctx = GameContext::load(GameDir::open(game_dir)?)?;
-            let outcome = dispatch(
-                ctx.config.game,
-                crate::replay::Replay { ctx: &ctx },
-                ctx.dir.game_toml(),
-            )?;
+            let outcome = dispatch(ctx.config.game, crate::replay::Replay { ctx: &ctx })?;
             for line in &outcome.differences {
                 println!("{line}");
             }
@@ -235,7 +218,6 @@ fn execute(command: Command) -> Result<u8> {
                     source: &source,
                     now,
                 },
-                ctx.dir.game_toml(),
             )?;
             for (player, label) in &report.written {
                 println!("round {}: {player}'s submission from {label}", report.round);

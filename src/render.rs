@@ -35,6 +35,22 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../templates/common/reminder.txt.tera"),
     ),
     (
+        "final-ritual/macros.txt.tera",
+        include_str!("../templates/final-ritual/macros.txt.tera"),
+    ),
+    (
+        "final-ritual/public.txt.tera",
+        include_str!("../templates/final-ritual/public.txt.tera"),
+    ),
+    (
+        "final-ritual/private.txt.tera",
+        include_str!("../templates/final-ritual/private.txt.tera"),
+    ),
+    (
+        "final-ritual/ack.txt.tera",
+        include_str!("../templates/final-ritual/ack.txt.tera"),
+    ),
+    (
         "god-race/public.txt.tera",
         include_str!("../templates/god-race/public.txt.tera"),
     ),
@@ -296,7 +312,7 @@ impl tera::Filter for NameFilter {
 }
 
 /// `{{ text | wrap(width=72, indent="  ") }}`: fills words into lines of at most `width` columns;
-/// lines after the first start with `indent`.
+/// the first line keeps the text's leading spaces, lines after it start with `indent`.
 fn wrap_filter(
     value: &tera::Value,
     args: &HashMap<String, tera::Value>,
@@ -317,7 +333,9 @@ fn wrap_filter(
 
 pub fn wrap(text: &str, width: usize, indent: &str) -> String {
     let mut lines = Vec::new();
-    let mut line = String::new();
+    // The first line keeps the text's own leading spaces (an item indented in a list).
+    let lead = &text[..text.len() - text.trim_start_matches(' ').len()];
+    let mut line = lead.to_owned();
     let mut fresh = true; // no word on this line yet
     for word in text.split_whitespace() {
         if !fresh && line.chars().count() + 1 + word.chars().count() > width {
@@ -338,6 +356,14 @@ pub fn wrap(text: &str, width: usize, indent: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wrap_keeps_the_first_lines_indent() {
+        assert_eq!(
+            wrap("  Bob gave 2 wine to Carol.", 16, "    "),
+            "  Bob gave 2\n    wine to\n    Carol."
+        );
+    }
 
     #[test]
     fn wrap_fills_lines_and_indents_continuations() {

@@ -291,8 +291,7 @@ fn run_game_cases(game: GameId) -> usize {
                 file.display(),
                 case.name
             );
-            let result = dispatch(game, RunCase { case }, PathBuf::from("case"))
-                .expect("game has an engine");
+            let result = dispatch(game, RunCase { case }).expect("game has an engine");
             for f in result {
                 failures.push(format!("{} / {}: {f}", short(file), case.name));
             }

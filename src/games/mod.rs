@@ -4,6 +4,7 @@
 //!
 //! Adding a game: a module here, one arm in `GameId`, one arm in `crate::app::dispatch`.
 
+pub mod final_ritual;
 pub mod god_race;
 pub mod planar_control;
 pub mod room_swap;

@@ -1,0 +1,272 @@
+//! Resolving a Final Ritual round into the next state and `result.toml`: the public turn-by-turn
+//! account with marks, executions and card counts, and each player's private report (role, hand,
+//! what moved to or from them, the oracles they hold for the next submission). Also the opening
+//! (round 0) that tells every player their role and hand.
+
+use super::cards::{Cards, Goal, Oracle, Resource, Role, Targets};
+use super::log::{Seen, Turn};
+use super::state::{Dedicate, Plan, State, WinBy};
+use super::turn::{Table, roles};
+use crate::games::{Resolution, RoundResult, to_table};
+use crate::player_id::PlayerId;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Serialize)]
+struct Public {
+    round: u32,
+    /// Seat order, clockwise.
+    seats: Vec<PlayerId>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first: Option<PlayerId>,
+    turns: Vec<Turn>,
+    /// Players who sent nothing: the rules' defaults played for them.
+    defaults: Vec<PlayerId>,
+    marks: BTreeMap<PlayerId, u32>,
+    /// Every player executed so far.
+    executed: Vec<PlayerId>,
+    altar_count: u32,
+    hand_counts: BTreeMap<PlayerId, HandCount>,
+    resource_deck: usize,
+    oracle_deck: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_round: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_first: Option<PlayerId>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    r#final: Option<Final>,
+}
+
+#[derive(Serialize)]
+struct HandCount {
+    resources: u32,
+    oracles: usize,
+}
+
+#[derive(Serialize)]
+struct Final {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    winner: Option<PlayerId>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    role: Option<Role>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    goal: Option<GoalInfo>,
+    roles: BTreeMap<PlayerId, Role>,
+}
+
+/// A goal in words a template can use: `altar` / `hand` with a resource and a count,
+/// `execution`, or `last-alive`.
+#[derive(Serialize)]
+struct GoalInfo {
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resource: Option<Resource>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    count: Option<u32>,
+}
+
+fn goal_info(state: &State, role: Role) -> GoalInfo {
+    let (kind, resource, count) = match role.goal() {
+        Goal::Altar(r) => ("altar", Some(r), Some(state.options.loyal_altar)),
+        Goal::Hand(r) => ("hand", Some(r), Some(state.options.selfish_hand)),
+        Goal::Execution => ("execution", None, None),
+    };
+    GoalInfo {
+        kind,
+        resource,
+        count,
+    }
+}
+
+#[derive(Serialize)]
+struct Private {
+    role: Role,
+    goal: GoalInfo,
+    alive: bool,
+    marks: u32,
+    hand: Cards,
+    oracles: Vec<InHand>,
+    /// What happened to or by this player, in order, with whose turn it was.
+    events: Vec<Seen>,
+    /// The player sent nothing this round (the rules played for them).
+    defaulted: bool,
+    /// Whether a submission is expected for the next round.
+    next: bool,
+    /// Living players other than this one (the targets the skeleton may name).
+    others: Vec<PlayerId>,
+    /// This round's choices, to fill the skeleton.
+    dedicate: Vec<Dedicate>,
+    refuse: Vec<PlayerId>,
+    give: Vec<Resource>,
+    take: Vec<Resource>,
+}
+
+#[derive(Serialize)]
+struct InHand {
+    oracle: Oracle,
+    targets: Targets,
+}
+
+pub fn opening(state: &State) -> RoundResult {
+    let public = public_of(state, 0, Vec::new(), Vec::new());
+    let private = state
+        .players
+        .keys()
+        .map(|id| {
+            (
+                id.clone(),
+                to_table(&private_of(state, None, id, Vec::new(), false)),
+            )
+        })
+        .collect();
+    RoundResult {
+        public: to_table(&public),
+        private,
+        garnets: state.players.keys().map(|id| (id.clone(), 0)).collect(),
+    }
+}
+
+pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
+    let mut table = Table::new(state, seed);
+    table.play_round();
+    let mut next = table.state;
+    let log = table.log;
+    let defaults: Vec<PlayerId> = state
+        .living()
+        .into_iter()
+        .filter(|id| state.players[id].plan.is_none())
+        .collect();
+    next.rounds_played += 1;
+    if !next.finished {
+        if next.round >= next.options.max_rounds {
+            next.finished = true;
+        } else {
+            next.round += 1;
+            next.first = next.first % next.players.len() as u32 + 1;
+        }
+    }
+    let mut private = BTreeMap::new();
+    let mut seen = log.private;
+    for id in state.players.keys() {
+        let events = seen.remove(id).unwrap_or_default();
+        let defaulted = defaults.contains(id);
+        let note = private_of(
+            &next,
+            state.players[id].plan.as_ref(),
+            id,
+            events,
+            defaulted,
+        );
+        private.insert(id.clone(), to_table(&note));
+    }
+    for p in next.players.values_mut() {
+        p.plan = None;
+    }
+    let public = public_of(&next, state.round, log.turns, defaults);
+    Resolution {
+        result: RoundResult {
+            public: to_table(&public),
+            private,
+            garnets: next.players.keys().map(|id| (id.clone(), 0)).collect(),
+        },
+        state: next,
+    }
+}
+
+/// The announcement of `round`, from the state after it.
+fn public_of(state: &State, round: u32, turns: Vec<Turn>, defaults: Vec<PlayerId>) -> Public {
+    let over = state.finished;
+    let r#final = over.then(|| {
+        let winner = state.winner.as_ref();
+        Final {
+            winner: winner.map(|w| w.player.clone()),
+            role: winner.map(|w| w.role),
+            goal: winner.map(|w| match w.how {
+                WinBy::Goal => goal_info(state, w.role),
+                WinBy::LastAlive => GoalInfo {
+                    kind: "last-alive",
+                    resource: None,
+                    count: None,
+                },
+            }),
+            roles: roles(state),
+        }
+    });
+    Public {
+        round,
+        seats: state.seats(),
+        first: turns
+            .first()
+            .map(|t| t.player.clone())
+            .or_else(|| (round == 0).then(|| Table::first_player(state)).flatten()),
+        turns,
+        defaults,
+        marks: state
+            .players
+            .iter()
+            .map(|(id, p)| (id.clone(), p.marks))
+            .collect(),
+        executed: state
+            .seats()
+            .into_iter()
+            .filter(|id| !state.players[id].alive)
+            .collect(),
+        altar_count: state.altar.total(),
+        hand_counts: state
+            .players
+            .iter()
+            .map(|(id, p)| {
+                (
+                    id.clone(),
+                    HandCount {
+                        resources: p.hand.total(),
+                        oracles: p.oracles.len(),
+                    },
+                )
+            })
+            .collect(),
+        resource_deck: state.resource_deck.len(),
+        oracle_deck: state.oracle_deck.len(),
+        next_round: (!over).then_some(state.round),
+        next_first: if over {
+            None
+        } else {
+            Table::first_player(state)
+        },
+        r#final,
+    }
+}
+
+fn private_of(
+    state: &State,
+    plan: Option<&Plan>,
+    id: &PlayerId,
+    events: Vec<Seen>,
+    defaulted: bool,
+) -> Private {
+    let me = &state.players[id];
+    let plan = plan.cloned().unwrap_or_default();
+    Private {
+        role: me.role,
+        goal: goal_info(state, me.role),
+        alive: me.alive,
+        marks: me.marks,
+        hand: me.hand,
+        oracles: me
+            .oracles
+            .iter()
+            .map(|o| InHand {
+                oracle: *o,
+                targets: o.effect().targets(),
+            })
+            .collect(),
+        events,
+        defaulted,
+        next: me.alive && !state.finished,
+        others: state.living().into_iter().filter(|p| p != id).collect(),
+        dedicate: plan.dedicate.unwrap_or_default(),
+        refuse: plan.refuse,
+        give: plan.give,
+        take: plan.take,
+    }
+}

@@ -1,0 +1,298 @@
+//! Final Ritual's state.toml (spec final-ritual.md, "State and result"): the seats, roles, Betray
+//! Marks, hands and oracles of every player, the altar, both decks, the cards that left the game,
+//! and each player's plan for the round being played.
+
+use super::cards::{Cards, Goal, ORACLES, Oracle, PER_RESOURCE, Resource, Role};
+use crate::doc::Choice;
+use crate::games::SetupError;
+use crate::player_id::PlayerId;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Betray Marks at which a player is executed (rules, "Execute").
+pub const EXECUTION: u32 = 3;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Options {
+    pub loyal_altar: u32,
+    pub selfish_hand: u32,
+    pub traitor: TraitorGoal,
+    pub max_rounds: u32,
+    pub reveal_executed_role: bool,
+}
+
+/// The Traitor's goal; the spec defines one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TraitorGoal {
+    Execution,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            loyal_altar: 10,
+            selfish_hand: 7,
+            traitor: TraitorGoal::Execution,
+            max_rounds: 30,
+            reveal_executed_role: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    pub round: u32,
+    /// The seat that plays first this round (1-based).
+    pub first: u32,
+    pub finished: bool,
+    pub rounds_played: u32,
+    pub options: Options,
+    pub altar: Cards,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<Winner>,
+    pub players: BTreeMap<PlayerId, PlayerState>,
+    /// The resource deck, next card first.
+    pub resource_deck: Vec<Resource>,
+    /// The oracle deck, next card first.
+    pub oracle_deck: Vec<Oracle>,
+    /// Announced oracles, reshuffled into the deck when it runs out (spec ruling 5).
+    #[serde(default)]
+    pub announced: Vec<Oracle>,
+    /// Cards of executed players, out of the game (spec ruling 4).
+    #[serde(default)]
+    pub removed: Cards,
+    #[serde(default)]
+    pub removed_oracles: Vec<Oracle>,
+    /// Roles dealt to nobody (secret).
+    #[serde(default)]
+    pub unused_roles: Vec<Role>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Winner {
+    pub player: PlayerId,
+    pub role: Role,
+    /// `goal` (the role's goal held) or `last-alive`.
+    pub how: WinBy,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WinBy {
+    Goal,
+    LastAlive,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerState {
+    pub seat: u32,
+    pub role: Role,
+    pub alive: bool,
+    pub marks: u32,
+    pub hand: Cards,
+    pub oracles: Vec<Oracle>,
+    /// This round's plan from the latest version received; none: the rules' default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<Plan>,
+}
+
+/// One dedication choice: a resource, or refusing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dedicate {
+    Wine,
+    Gems,
+    Gold,
+    Refuse,
+}
+
+impl Choice for Dedicate {
+    const ALL: &'static [Dedicate] = &[
+        Dedicate::Wine,
+        Dedicate::Gems,
+        Dedicate::Gold,
+        Dedicate::Refuse,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            Dedicate::Wine => "wine",
+            Dedicate::Gems => "gems",
+            Dedicate::Gold => "gold",
+            Dedicate::Refuse => "refuse",
+        }
+    }
+}
+
+impl Dedicate {
+    pub fn resource(self) -> Option<Resource> {
+        match self {
+            Dedicate::Wine => Some(Resource::Wine),
+            Dedicate::Gems => Some(Resource::Gems),
+            Dedicate::Gold => Some(Resource::Gold),
+            Dedicate::Refuse => None,
+        }
+    }
+}
+
+/// An oracle to announce, with its targets (which ones depends on the oracle).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Announcement {
+    pub oracle: Oracle,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<PlayerId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<PlayerId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<PlayerId>,
+}
+
+impl Announcement {
+    /// The players it names.
+    pub fn named(&self) -> impl Iterator<Item = &PlayerId> {
+        [&self.from, &self.to, &self.player].into_iter().flatten()
+    }
+}
+
+/// The usable parts of a player's latest version (entries with problems are left out).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Plan {
+    /// None: the dedication part had problems; a random held resource is dedicated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dedicate: Option<Vec<Dedicate>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub announce: Vec<Announcement>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refuse: Vec<PlayerId>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub give: Vec<Resource>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub take: Vec<Resource>,
+    /// The version had no problems.
+    pub valid: bool,
+}
+
+impl State {
+    /// Player ids in seat order (clockwise from seat 1).
+    pub fn seats(&self) -> Vec<PlayerId> {
+        let mut ids: Vec<(&u32, &PlayerId)> =
+            self.players.iter().map(|(id, p)| (&p.seat, id)).collect();
+        ids.sort();
+        ids.into_iter().map(|(_, id)| id.clone()).collect()
+    }
+
+    /// Every player clockwise starting with `from` (dead ones included).
+    pub fn clockwise_from(&self, from: &PlayerId) -> Vec<PlayerId> {
+        let seats = self.seats();
+        let start = seats.iter().position(|id| id == from).unwrap_or(0);
+        seats[start..]
+            .iter()
+            .chain(&seats[..start])
+            .cloned()
+            .collect()
+    }
+
+    pub fn living(&self) -> Vec<PlayerId> {
+        self.seats()
+            .into_iter()
+            .filter(|id| self.players[id].alive)
+            .collect()
+    }
+
+    pub fn is_alive(&self, id: &PlayerId) -> bool {
+        self.players.get(id).is_some_and(|p| p.alive)
+    }
+
+    /// Whether `id`'s role goal holds now (spec "Role goals").
+    pub fn goal_holds(&self, id: &PlayerId) -> bool {
+        let p = &self.players[id];
+        match p.role.goal() {
+            Goal::Altar(r) => self.altar.get(r) >= self.options.loyal_altar,
+            Goal::Hand(r) => p.hand.get(r) >= self.options.selfish_hand,
+            Goal::Execution => self
+                .players
+                .iter()
+                .any(|(other, q)| other != id && !q.alive),
+        }
+    }
+
+    /// Cards of each resource and oracles wherever they are; what `check_state` and the property
+    /// tests compare with the 40 / 40 / 40 and 48 of the rules.
+    pub fn card_totals(&self) -> (Cards, usize) {
+        let mut cards = self.altar;
+        cards.add_all(self.removed);
+        for r in &self.resource_deck {
+            cards.add(*r, 1);
+        }
+        let mut oracles =
+            self.oracle_deck.len() + self.announced.len() + self.removed_oracles.len();
+        for p in self.players.values() {
+            cards.add_all(p.hand);
+            oracles += p.oracles.len();
+        }
+        (cards, oracles)
+    }
+
+    /// The problems a hand edit can make (spec: cards are conserved, marks 0..3, seats 1..n).
+    pub fn check(&self) -> Result<(), SetupError> {
+        let bad = |key: &str, message: String| {
+            Err(SetupError {
+                key: key.into(),
+                message,
+            })
+        };
+        let (cards, oracles) = self.card_totals();
+        for r in Resource::ALL {
+            if cards.get(*r) != PER_RESOURCE {
+                return bad(
+                    "altar",
+                    format!(
+                        "the game has {PER_RESOURCE} {} cards; deck, hands, altar and removed hold {}",
+                        r.name(),
+                        cards.get(*r)
+                    ),
+                );
+            }
+        }
+        if oracles != ORACLES {
+            return bad(
+                "oracle_deck",
+                format!(
+                    "the game has {ORACLES} oracles; deck, hands, announced and removed hold {oracles}"
+                ),
+            );
+        }
+        let n = self.players.len() as u32;
+        let mut seats: Vec<u32> = self.players.values().map(|p| p.seat).collect();
+        seats.sort_unstable();
+        if seats != (1..=n).collect::<Vec<u32>>() {
+            return bad("players", format!("seats must be 1 to {n}, each once"));
+        }
+        if !(1..=n).contains(&self.first) {
+            return bad("first", format!("must be a seat, 1 to {n}"));
+        }
+        for (id, p) in &self.players {
+            let most = if p.alive { EXECUTION - 1 } else { EXECUTION };
+            if p.marks > most {
+                return bad(
+                    &format!("players.{id}.marks"),
+                    format!(
+                        "a {} player has 0 to {most} Betray Marks, not {}",
+                        if p.alive { "living" } else { "dead" },
+                        p.marks
+                    ),
+                );
+            }
+            if p.oracles.len() > 4 {
+                return bad(
+                    &format!("players.{id}.oracles"),
+                    "a hand holds at most 4 oracles".into(),
+                );
+            }
+        }
+        Ok(())
+    }
+}
