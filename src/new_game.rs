@@ -30,11 +30,6 @@ pub fn create(game: &str, game_dir: &Path, players: Option<&Path>) -> Result<Str
             GameId::all_names().join(", ")
         ))
     })?;
-    if id == GameId::FinalRitual {
-        return Err(Error::Usage(format!(
-            "`{game}` has no engine in this version yet; available: god-race, planar-control, room-swap"
-        )));
-    }
     if game_dir.exists()
         && std::fs::read_dir(game_dir)
             .map_err(|e| Error::io(game_dir, e))?
@@ -67,8 +62,12 @@ pub fn create(game: &str, game_dir: &Path, players: Option<&Path>) -> Result<Str
             include_str!("../games/god-race/example/game.toml"),
             players.map(|_| players_toml.as_str()),
         ),
-        _ => with_players(
+        GameId::PlanarControl => with_players(
             include_str!("../games/planar-control/example/game.toml"),
+            players.map(|_| players_toml.as_str()),
+        ),
+        GameId::FinalRitual => with_players(
+            include_str!("../games/final-ritual/example/game.toml"),
             players.map(|_| players_toml.as_str()),
         ),
     };

@@ -25,6 +25,9 @@
 //! private.d = { room = "attic" }                 # subset of [private.d]
 //! garnets = { c = -5 }                           # subset of [garnets]
 //! state = { players.c.block_used = true }        # subset of the new state
+//! public_events = [{ kind = "gave", from = "b" }] # event streams (Final Ritual): these appear
+//! private_events.b = [{ kind = "gave" }]          #   in this order, each a subset of an event
+//! absent_events = [{ kind = "executed" }]         # no public event matches any of these
 //! ```
 
 use crate::support::{manifest_dir, subset_mismatch};
@@ -78,6 +81,15 @@ struct Step {
     private: toml::Table,
     garnets: Option<toml::Table>,
     state: Option<toml::Table>,
+    /// `[public] turns[].events[]` holds these, in order (a subsequence of subsets).
+    #[serde(default)]
+    public_events: Vec<toml::Value>,
+    /// `[private.<id>] events[].event` holds these, in order.
+    #[serde(default)]
+    private_events: toml::Table,
+    /// No `[public]` event matches any of these.
+    #[serde(default)]
+    absent_events: Vec<toml::Value>,
 }
 
 fn six_players() -> Vec<String> {
@@ -165,6 +177,11 @@ fn run_case<G: Game>(case: &Case) -> Vec<String> {
                     failures.push(format!("{at}: {m}"));
                 }
             }
+            failures.extend(
+                event_failures(step, &result)
+                    .into_iter()
+                    .map(|f| format!("{at}: {f}")),
+            );
             if let Some(expected) = &step.state
                 && let Some(m) = subset_mismatch(
                     &toml::Value::Table(expected.clone()),
@@ -244,6 +261,58 @@ fn run_case<G: Game>(case: &Case) -> Vec<String> {
     failures
 }
 
+/// The event checks of a step against a result: each expected event matched, in order, by a
+/// later event of the stream; no public event like an absent one.
+fn event_failures(step: &Step, result: &toml::Table) -> Vec<String> {
+    let list = |v: Option<&toml::Value>| -> Vec<toml::Value> {
+        v.and_then(toml::Value::as_array).cloned().unwrap_or_default()
+    };
+    let public: Vec<toml::Value> = list(result.get("public").and_then(|p| p.get("turns")))
+        .iter()
+        .flat_map(|turn| list(turn.get("events")))
+        .collect();
+    let mut checks = vec![("public".to_owned(), public.clone(), step.public_events.clone())];
+    for (player, expected) in &step.private_events {
+        let seen = list(
+            result
+                .get("private")
+                .and_then(|p| p.get(player))
+                .and_then(|p| p.get("events")),
+        );
+        let events = seen.iter().filter_map(|s| s.get("event").cloned()).collect();
+        checks.push((format!("private.{player}"), events, list(Some(expected))));
+    }
+    let mut failures = Vec::new();
+    for (what, stream, expected) in checks {
+        let mut at = 0;
+        for want in &expected {
+            match stream[at..]
+                .iter()
+                .position(|e| subset_mismatch(want, e, "event").is_none())
+            {
+                Some(i) => at += i + 1,
+                None => failures.push(format!(
+                    "{what} events: none like {want} (in order) in\n    {}",
+                    stream
+                        .iter()
+                        .map(toml::Value::to_string)
+                        .collect::<Vec<_>>()
+                        .join("\n    ")
+                )),
+            }
+        }
+    }
+    for absent in &step.absent_events {
+        if let Some(e) = public
+            .iter()
+            .find(|e| subset_mismatch(absent, e, "event").is_none())
+        {
+            failures.push(format!("public event {e} matches the absent {absent}"));
+        }
+    }
+    failures
+}
+
 fn case_private(step: &Step) -> Vec<(String, toml::Value)> {
     step.private
         .iter()
@@ -308,6 +377,12 @@ fn run_game_cases(game: GameId) -> usize {
 
 fn short(path: &Path) -> String {
     path.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+#[test]
+fn final_ritual_rule_cases() {
+    let count = run_game_cases(GameId::FinalRitual);
+    assert!(count >= 30, "only {count} Final Ritual cases");
 }
 
 #[test]

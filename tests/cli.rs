@@ -252,9 +252,9 @@ fn render_applies_a_template_override_from_the_game_directory() {
 }
 
 #[test]
-fn new_makes_a_checked_game_directory_for_every_game_with_an_engine() {
+fn new_makes_a_checked_game_directory_for_every_game() {
     let tmp = tempfile::tempdir().unwrap();
-    for game in ["room-swap", "god-race", "planar-control"] {
+    for game in ["room-swap", "god-race", "planar-control", "final-ritual"] {
         let dir = tmp.path().join(game);
         let run = adjudicate(["new".as_ref(), game.as_ref(), dir.as_os_str()]);
         assert_eq!(run.code, 0, "{game}: {}", run.stderr);
@@ -265,13 +265,9 @@ fn new_makes_a_checked_game_directory_for_every_game_with_an_engine() {
     }
     let run = adjudicate([
         "new".as_ref(),
-        "final-ritual".as_ref(),
-        tmp.path().join("fr").as_os_str(),
+        "tic-tac-toe".as_ref(),
+        tmp.path().join("ttt").as_os_str(),
     ]);
     assert_eq!(run.code, 2);
-    assert!(
-        run.stderr.contains("no engine in this version yet"),
-        "{}",
-        run.stderr
-    );
+    assert!(run.stderr.contains("unknown game `tic-tac-toe`"), "{}", run.stderr);
 }

@@ -379,8 +379,9 @@ impl Table {
                 if let Some(p) = a.player
                     && let Some(q) = self.state.players.get_mut(&p)
                     && q.alive
+                    && q.marks > 0
                 {
-                    q.marks = q.marks.saturating_sub(1);
+                    q.marks -= 1;
                     let marks = q.marks;
                     self.log.event(Event::Forgiven { player: p, marks });
                 }
