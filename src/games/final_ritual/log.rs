@@ -26,7 +26,8 @@ pub enum Event {
         marks: u32,
     },
     Announced {
-        player: PlayerId,
+        /// The announcer (`player` is the target of some oracles).
+        by: PlayerId,
         #[serde(flatten)]
         announcement: Announcement,
         /// Announced by the rules for a player who held 4 oracles and played none.
@@ -94,7 +95,7 @@ pub enum Event {
     },
     /// An entry of `announce` that could not be played when the turn came (private).
     Skipped {
-        player: PlayerId,
+        by: PlayerId,
         #[serde(flatten)]
         announcement: Announcement,
         /// The named player who was executed earlier; none: the oracle was no longer held.
@@ -137,8 +138,8 @@ impl Event {
             | Event::Forgiven { player, .. }
             | Event::Executed { player, .. }
             | Event::Harvested { player, .. }
-            | Event::DrewOracle { player, .. }
-            | Event::Skipped { player, .. } => vec![player],
+            | Event::DrewOracle { player, .. } => vec![player],
+            Event::Skipped { by, .. } => vec![by],
             Event::Announced { .. } | Event::Reshuffled { .. } => vec![],
         }
     }

@@ -82,7 +82,7 @@ impl Table {
             let dead = entry.named().find(|p| !self.state.is_alive(p)).cloned();
             if dead.is_some() {
                 self.log.event(Event::Skipped {
-                    player: id.clone(),
+                    by: id.clone(),
                     announcement: entry,
                     dead,
                 });
@@ -90,7 +90,7 @@ impl Table {
             }
             if !self.state.players[id].oracles.contains(&entry.oracle) {
                 self.log.event(Event::Skipped {
-                    player: id.clone(),
+                    by: id.clone(),
                     announcement: entry,
                     dead: None,
                 });
@@ -329,7 +329,7 @@ impl Table {
         }
         self.state.announced.push(a.oracle);
         self.log.event(Event::Announced {
-            player: id.clone(),
+            by: id.clone(),
             announcement: a.clone(),
             forced,
         });
