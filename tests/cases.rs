@@ -265,13 +265,19 @@ fn run_case<G: Game>(case: &Case) -> Vec<String> {
 /// later event of the stream; no public event like an absent one.
 fn event_failures(step: &Step, result: &toml::Table) -> Vec<String> {
     let list = |v: Option<&toml::Value>| -> Vec<toml::Value> {
-        v.and_then(toml::Value::as_array).cloned().unwrap_or_default()
+        v.and_then(toml::Value::as_array)
+            .cloned()
+            .unwrap_or_default()
     };
     let public: Vec<toml::Value> = list(result.get("public").and_then(|p| p.get("turns")))
         .iter()
         .flat_map(|turn| list(turn.get("events")))
         .collect();
-    let mut checks = vec![("public".to_owned(), public.clone(), step.public_events.clone())];
+    let mut checks = vec![(
+        "public".to_owned(),
+        public.clone(),
+        step.public_events.clone(),
+    )];
     for (player, expected) in &step.private_events {
         let seen = list(
             result
@@ -279,7 +285,10 @@ fn event_failures(step: &Step, result: &toml::Table) -> Vec<String> {
                 .and_then(|p| p.get(player))
                 .and_then(|p| p.get("events")),
         );
-        let events = seen.iter().filter_map(|s| s.get("event").cloned()).collect();
+        let events = seen
+            .iter()
+            .filter_map(|s| s.get("event").cloned())
+            .collect();
         checks.push((format!("private.{player}"), events, list(Some(expected))));
     }
     let mut failures = Vec::new();

@@ -269,5 +269,9 @@ fn new_makes_a_checked_game_directory_for_every_game() {
         tmp.path().join("ttt").as_os_str(),
     ]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("unknown game `tic-tac-toe`"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("unknown game `tic-tac-toe`"),
+        "{}",
+        run.stderr
+    );
 }

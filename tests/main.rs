@@ -9,6 +9,7 @@ mod cases;
 mod cli;
 mod endings;
 mod example;
+mod final_ritual;
 mod god_race;
 mod ingest;
 mod mail;

@@ -515,3 +515,218 @@ mod planar_control {
         }
     }
 }
+
+mod final_ritual {
+    use adjudicate::config::PlayerConfig;
+    use adjudicate::doc::{Choice, Doc};
+    use adjudicate::games::final_ritual::FinalRitual;
+    use adjudicate::games::final_ritual::cards::Role;
+    use adjudicate::games::final_ritual::state::State;
+    use adjudicate::games::{Game, Setup};
+    use adjudicate::player_id::PlayerId;
+    use rand::RngExt;
+    use rand::seq::{IndexedRandom, SliceRandom};
+
+    const RESOURCES: [&str; 3] = ["wine", "gems", "gold"];
+
+    /// A submission as a careless player might write it: random choices, some impossible.
+    fn random_submission(state: &State, id: &PlayerId, rng: &mut impl rand::Rng) -> String {
+        let ids: Vec<&PlayerId> = state.players.keys().collect();
+        let me = &state.players[id];
+        let mut order = RESOURCES.to_vec();
+        order.shuffle(rng);
+        let mut dedicate: Vec<&str> = order[..rng.random_range(1..=3)].to_vec();
+        if rng.random_bool(0.1) {
+            dedicate.insert(0, "refuse");
+        }
+        let quote = |xs: &[&str]| {
+            xs.iter()
+                .map(|x| format!("\"{x}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut entries = Vec::new();
+        for oracle in me.oracles.iter().take(rng.random_range(0..=2)) {
+            let who = |rng: &mut dyn rand::Rng| ids.choose(rng).unwrap().to_string();
+            entries.push(format!(
+                "{{ oracle = \"{}\", from = \"{}\", to = \"{}\", player = \"{}\" }}",
+                oracle.name(),
+                who(rng),
+                who(rng),
+                who(rng)
+            ));
+        }
+        // Keep only the keys the oracle needs most of the time, so most entries are valid.
+        let entries: Vec<String> = entries
+            .into_iter()
+            .map(|e| {
+                let name = e.split('"').nth(1).unwrap().to_owned();
+                let keep: &[&str] = if name.starts_with("give-") {
+                    &["from", "to"]
+                } else if name == "all-give-any-1" {
+                    &["to"]
+                } else if name.starts_with("all-") {
+                    &[]
+                } else {
+                    &["player"]
+                };
+                let parts: Vec<&str> = e
+                    .trim_matches(|c| c == '{' || c == '}' || c == ' ')
+                    .split(", ")
+                    .filter(|kv| {
+                        let key = kv.split(' ').next().unwrap();
+                        key == "oracle" || keep.contains(&key) || rng.random_bool(0.05)
+                    })
+                    .collect();
+                format!("{{ {} }}", parts.join(", "))
+            })
+            .collect();
+        let refuse: Vec<&str> = ids
+            .iter()
+            .filter(|_| rng.random_bool(0.15))
+            .map(|p| p.as_str())
+            .collect();
+        order.shuffle(rng);
+        let give = order.clone();
+        order.shuffle(rng);
+        format!(
+            "dedicate = [{}]\nannounce = [{}]\n[respond]\nrefuse = [{}]\ngive = [{}]\ntake = [{}]\n",
+            quote(&dedicate),
+            entries.join(", "),
+            quote(&refuse),
+            quote(&give),
+            quote(&order)
+        )
+    }
+
+    /// Every `"key" = "value"` string pair of a TOML value, flattened.
+    fn strings(value: &toml::Value, out: &mut Vec<(String, String)>, key: &str) {
+        match value {
+            toml::Value::String(s) => out.push((key.to_owned(), s.clone())),
+            toml::Value::Array(items) => items.iter().for_each(|i| strings(i, out, key)),
+            toml::Value::Table(t) => t.iter().for_each(|(k, v)| strings(v, out, k)),
+            _ => {}
+        }
+    }
+
+    fn play(seed: u64) -> Result<(), String> {
+        let mut rng = adjudicate::rng::stream(seed, 0, "final-ritual-properties");
+        let n = rng.random_range(4..=6);
+        let players: Vec<PlayerConfig> = (0..n)
+            .map(|i| PlayerConfig {
+                id: PlayerId::parse(&format!("p{i}")).unwrap(),
+                name: format!("P{i}"),
+                email: None,
+                chat: None,
+                garnets: 0,
+                extra: toml::Table::new(),
+            })
+            .collect();
+        let mut options = toml::Table::new();
+        // Higher goals make longer games, so more rules get exercised.
+        options.insert("loyal_altar".into(), rng.random_range(8..=16).into());
+        options.insert("selfish_hand".into(), rng.random_range(7..=14).into());
+        let mut state = FinalRitual::setup(&Setup {
+            players: &players,
+            options: &options,
+            seed,
+        })
+        .unwrap();
+        let ids: Vec<PlayerId> = state.players.keys().cloned().collect();
+        let roles: Vec<&str> = Role::ALL.iter().map(|r| r.name()).collect();
+        let mut rounds = 0;
+        while !state.finished {
+            rounds += 1;
+            state
+                .check()
+                .map_err(|e| format!("seed {seed}: {}: {}", e.key, e.message))?;
+            for id in &ids {
+                if rng.random_bool(0.85) {
+                    let text = random_submission(&state, id, &mut rng);
+                    let doc = Doc::parse(&text).map_err(|p| format!("{text}: {p}"))?;
+                    FinalRitual::receive(&mut state, id, &doc);
+                }
+            }
+            let dead_before: Vec<&PlayerId> =
+                ids.iter().filter(|id| !state.players[*id].alive).collect();
+            let resolution = FinalRitual::resolve(&state, seed);
+            let next = &resolution.state;
+            next.check()
+                .map_err(|e| format!("seed {seed} round {rounds}: {}: {}", e.key, e.message))?;
+            let public = toml::Value::Table(resolution.result.public.clone());
+            let mut pairs = Vec::new();
+            strings(&public, &mut pairs, "");
+            // A dead player never acts, and the announcement holds no private fact.
+            for (key, value) in &pairs {
+                if ["by", "from"].contains(&key.as_str())
+                    && dead_before.iter().any(|d| d.as_str() == value)
+                {
+                    return Err(format!("seed {seed}: dead {value} acted: {public}"));
+                }
+                if roles.contains(&value.as_str()) && !next.finished {
+                    return Err(format!(
+                        "seed {seed}: the announcement names a role: {public}"
+                    ));
+                }
+            }
+            let events = public["turns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|t| t["events"].as_array().unwrap());
+            for e in events {
+                let kind = e["kind"].as_str().unwrap();
+                let leak = e.get("cards").is_some()
+                    || e.get("refused").is_some()
+                    || kind == "skipped"
+                    || (kind == "dedicated" && e.get("resource").is_some())
+                    || (kind == "drew-oracle" && e.get("oracle").is_some());
+                if leak {
+                    return Err(format!(
+                        "seed {seed}: a public event holds a private fact: {e}"
+                    ));
+                }
+            }
+            for (id, private) in &resolution.result.private {
+                let mine = next.players[id].role.name();
+                let mut pairs = Vec::new();
+                strings(&toml::Value::Table(private.clone()), &mut pairs, "");
+                if let Some((_, r)) = pairs
+                    .iter()
+                    .find(|(k, v)| k == "role" && v != mine && roles.contains(&v.as_str()))
+                {
+                    return Err(format!("seed {seed}: {id}'s report names the role {r}"));
+                }
+                // Cards of a transfer only to the players it involves.
+                for seen in private
+                    .get("events")
+                    .and_then(|e| e.as_array())
+                    .into_iter()
+                    .flatten()
+                {
+                    let event = &seen["event"];
+                    if event.get("cards").is_some() || event.get("resource").is_some() {
+                        let involved = ["from", "to", "player"]
+                            .iter()
+                            .any(|k| event.get(*k).and_then(|v| v.as_str()) == Some(id.as_str()));
+                        if !involved {
+                            return Err(format!("seed {seed}: {id} sees {event}"));
+                        }
+                    }
+                }
+            }
+            if rounds > 30 && !next.finished {
+                return Err(format!("seed {seed}: no end after the round cap"));
+            }
+            state = resolution.state;
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn random_games_conserve_cards_keep_marks_hide_hands_and_roles_and_end() {
+        for seed in 0..200 {
+            play(seed).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}
