@@ -519,13 +519,16 @@ mod planar_control {
 mod final_ritual {
     use adjudicate::config::PlayerConfig;
     use adjudicate::doc::{Choice, Doc};
+    use adjudicate::games::GameId;
     use adjudicate::games::final_ritual::FinalRitual;
     use adjudicate::games::final_ritual::cards::Role;
     use adjudicate::games::final_ritual::state::State;
     use adjudicate::games::{Game, Setup};
     use adjudicate::player_id::PlayerId;
+    use adjudicate::render::{GameInfo, Kind, PlayerInfo, PrivateContext, PublicContext, Renderer};
     use rand::RngExt;
     use rand::seq::{IndexedRandom, SliceRandom};
+    use std::collections::BTreeSet;
 
     const RESOURCES: [&str; 3] = ["wine", "gems", "gold"];
 
@@ -609,7 +612,80 @@ mod final_ritual {
         }
     }
 
-    fn play(seed: u64) -> Result<(), String> {
+    /// The rendered announcement and reports of one round: templates must render every event
+    /// the engine can produce, and no text may name a role it should not.
+    fn render(
+        renderer: &Renderer,
+        state: &State,
+        result: &adjudicate::games::RoundResult,
+        seed: u64,
+    ) -> Result<(), String> {
+        let game = GameInfo {
+            id: "final-ritual",
+            title: "T".into(),
+            round: state.round,
+            deadline: None,
+            next_round: None,
+            next_deadline: None,
+        };
+        let public = renderer
+            .render(
+                Kind::Public,
+                &PublicContext {
+                    game: &game,
+                    public: &result.public,
+                },
+            )
+            .map_err(|e| format!("seed {seed}: public: {e}"))?;
+        let titles = |text: &str| -> Vec<&'static str> {
+            TITLES
+                .iter()
+                .copied()
+                .filter(|t| text.contains(t))
+                .collect()
+        };
+        if !result.public.contains_key("final") && !titles(&public).is_empty() {
+            return Err(format!(
+                "seed {seed}: the announcement names a role:\n{public}"
+            ));
+        }
+        for (id, private) in &result.private {
+            let text = renderer
+                .render(
+                    Kind::Private,
+                    &PrivateContext {
+                        game: &game,
+                        player: PlayerInfo {
+                            id: id.to_string(),
+                            name: id.to_string(),
+                        },
+                        public: &result.public,
+                        private,
+                        garnets: 0,
+                    },
+                )
+                .map_err(|e| format!("seed {seed}: {id}'s report: {e}"))?;
+            if titles(&text).len() != 1 {
+                return Err(format!(
+                    "seed {seed}: {id}'s report names {:?}",
+                    titles(&text)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    const TITLES: [&str; 7] = [
+        "Loyal Wine Priest",
+        "Loyal Gems Priest",
+        "Loyal Gold Priest",
+        "Selfish Wine Priest",
+        "Selfish Gems Priest",
+        "Selfish Gold Priest",
+        "Traitor Priest",
+    ];
+
+    fn play(seed: u64, kinds: &mut BTreeSet<String>) -> Result<(), String> {
         let mut rng = adjudicate::rng::stream(seed, 0, "final-ritual-properties");
         let n = rng.random_range(4..=6);
         let players: Vec<PlayerConfig> = (0..n)
@@ -634,6 +710,16 @@ mod final_ritual {
         .unwrap();
         let ids: Vec<PlayerId> = state.players.keys().cloned().collect();
         let roles: Vec<&str> = Role::ALL.iter().map(|r| r.name()).collect();
+        let names = ids
+            .iter()
+            .map(|id| (id.to_string(), id.to_string()))
+            .collect();
+        let renderer = Renderer::new(
+            GameId::FinalRitual,
+            std::path::Path::new("/nonexistent"),
+            names,
+        )
+        .map_err(|e| e.to_string())?;
         let mut rounds = 0;
         while !state.finished {
             rounds += 1;
@@ -676,6 +762,7 @@ mod final_ritual {
                 .flat_map(|t| t["events"].as_array().unwrap());
             for e in events {
                 let kind = e["kind"].as_str().unwrap();
+                kinds.insert(kind.to_owned());
                 let leak = e.get("cards").is_some()
                     || e.get("refused").is_some()
                     || kind == "skipped"
@@ -715,6 +802,20 @@ mod final_ritual {
                     }
                 }
             }
+            for (_, private) in &resolution.result.private {
+                for seen in private
+                    .get("events")
+                    .and_then(|e| e.as_array())
+                    .into_iter()
+                    .flatten()
+                {
+                    kinds.insert(format!(
+                        "private {}",
+                        seen["event"]["kind"].as_str().unwrap()
+                    ));
+                }
+            }
+            render(&renderer, &state, &resolution.result, seed)?;
             if rounds > 30 && !next.finished {
                 return Err(format!("seed {seed}: no end after the round cap"));
             }
@@ -725,8 +826,30 @@ mod final_ritual {
 
     #[test]
     fn random_games_conserve_cards_keep_marks_hide_hands_and_roles_and_end() {
+        let mut kinds = BTreeSet::new();
         for seed in 0..200 {
-            play(seed).unwrap_or_else(|e| panic!("{e}"));
+            play(seed, &mut kinds).unwrap_or_else(|e| panic!("{e}"));
+        }
+        // The games reached every kind of event, so every one was rendered too.
+        for kind in [
+            "dedicated",
+            "no-dedication",
+            "announced",
+            "gave",
+            "offered",
+            "took",
+            "disobeyed",
+            "forgiven",
+            "executed",
+            "harvested",
+            "drew-oracle",
+            "reshuffled",
+            "private skipped",
+        ] {
+            assert!(
+                kinds.contains(kind),
+                "no game produced a {kind} event: {kinds:?}"
+            );
         }
     }
 }
