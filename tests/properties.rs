@@ -802,7 +802,7 @@ mod final_ritual {
                     }
                 }
             }
-            for (_, private) in &resolution.result.private {
+            for private in resolution.result.private.values() {
                 for seen in private
                     .get("events")
                     .and_then(|e| e.as_array())
