@@ -15,6 +15,7 @@ demo: build
 	bash scripts/demo.sh $(BIN) $(DEMO_DIR)/room-swap room-swap dave
 	bash scripts/demo.sh $(BIN) $(DEMO_DIR)/god-race god-race erin
 	bash scripts/demo.sh $(BIN) $(DEMO_DIR)/planar-control planar-control alice
+	bash scripts/demo.sh $(BIN) $(DEMO_DIR)/final-ritual final-ritual bob
 
 ## Unit tests, rule cases and the integration tests (the built binary on real temp directories,
 ## mail through a real SMTP server: aiosmtpd from PyPI, installed into $(VENV)).

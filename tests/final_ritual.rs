@@ -15,13 +15,19 @@ const ROLE_TITLES: [&str; 7] = [
     "Traitor Priest",
 ];
 
-#[test]
-fn the_sample_game_ends_with_a_role_goal_and_no_text_shows_a_private_fact() {
+/// The sample game played to its end in a temporary directory.
+fn play() -> tempfile::TempDir {
     let example = manifest_dir().join("games/final-ritual/example");
     let tmp = tempfile::tempdir().unwrap();
+    fs::copy(example.join("game.toml"), tmp.path().join("game.toml")).unwrap();
+    play_example(tmp.path(), &example, |_| {});
+    tmp
+}
+
+#[test]
+fn the_sample_game_ends_with_a_role_goal_and_no_text_shows_a_private_fact() {
+    let tmp = play();
     let dir = tmp.path();
-    fs::copy(example.join("game.toml"), dir.join("game.toml")).unwrap();
-    play_example(dir, &example, |_| {});
 
     let state: toml::Table =
         toml::from_str(&fs::read_to_string(dir.join("state.toml")).unwrap()).unwrap();
@@ -157,4 +163,18 @@ fn a_hand_edited_state_that_loses_a_card_is_refused_naming_the_key() {
         "{}",
         run.stderr
     );
+}
+
+#[test]
+fn the_readme_shows_real_output_of_the_sample_game() {
+    let tmp = play();
+    let dir = tmp.path();
+    let readme = fs::read_to_string(manifest_dir().join("README.md")).unwrap();
+    for file in ["rounds/003/public.txt", "rounds/001/private/bob.txt"] {
+        let text = fs::read_to_string(dir.join(file)).unwrap();
+        assert!(
+            readme.contains(&format!("```\n{text}```")),
+            "README.md does not show the current {file}:\n{text}"
+        );
+    }
 }
