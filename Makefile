@@ -33,10 +33,12 @@ check:
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	$(MAKE) test
 
-## Speed targets (never asserted in tests): a sample tick against process start + file writes,
+## Speed targets (never asserted in tests): a sample tick (Room Swap, Final Ritual) against process
+## start + file writes,
 ## and a synthetic God Race round at 1,000 and 10,000 players, phase by phase.
 bench: build
-	bash scripts/bench.sh $(BIN)
+	bash scripts/bench.sh $(BIN) 30 room-swap
+	bash scripts/bench.sh $(BIN) 30 final-ritual
 	$(CARGO) bench --locked --bench god_race_round
 
 clean-demo:
