@@ -765,6 +765,7 @@ mod final_ritual {
                 kinds.insert(kind.to_owned());
                 let leak = e.get("cards").is_some()
                     || e.get("refused").is_some()
+                    || e.get("forced").is_some()
                     || kind == "skipped"
                     || (kind == "dedicated" && e.get("resource").is_some())
                     || (kind == "drew-oracle" && e.get("oracle").is_some());
@@ -845,6 +846,7 @@ mod final_ritual {
             "drew-oracle",
             "reshuffled",
             "private skipped",
+            "private announced",
         ] {
             assert!(
                 kinds.contains(kind),

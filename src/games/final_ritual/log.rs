@@ -30,7 +30,9 @@ pub enum Event {
         by: PlayerId,
         #[serde(flatten)]
         announcement: Announcement,
-        /// Announced by the rules for a player who held 4 oracles and played none.
+        /// Chosen by the rules for a player who held 4 oracles and played none (private: the
+        /// announcement shows it like any other, so skipped entries stay unknown).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
         forced: bool,
     },
     /// Cards moved between two players; `resource` when the oracle names it (public), `cards`
@@ -116,9 +118,9 @@ impl Event {
             | Event::Harvested { cards, .. } => *cards = None,
             Event::DrewOracle { oracle, .. } => *oracle = None,
             Event::Disobeyed { refused, .. } => *refused = None,
+            Event::Announced { forced, .. } => *forced = false,
             Event::Skipped { .. } => return None,
             Event::NoDedication { .. }
-            | Event::Announced { .. }
             | Event::Forgiven { .. }
             | Event::Executed { .. }
             | Event::Reshuffled { .. } => {}
@@ -140,6 +142,7 @@ impl Event {
             | Event::Harvested { player, .. }
             | Event::DrewOracle { player, .. } => vec![player],
             Event::Skipped { by, .. } => vec![by],
+            Event::Announced { by, forced, .. } if *forced => vec![by],
             Event::Announced { .. } | Event::Reshuffled { .. } => vec![],
         }
     }

@@ -122,7 +122,7 @@ fn announce(
                         ));
                         break;
                     }
-                    match entry(state, player, item, held, &kept) {
+                    match entry(state, item, held, &kept) {
                         Ok(a) => kept.push(a),
                         Err(p) => out.problems.push(p),
                     }
@@ -151,7 +151,6 @@ fn names(oracles: &[Oracle]) -> String {
 /// its kind needs, each a living player.
 fn entry(
     state: &State,
-    player: &PlayerId,
     item: &Node,
     held: &[Oracle],
     kept: &[Announcement],
@@ -253,7 +252,6 @@ fn entry(
         Targets::Player => a.player = Some(target("player")?),
         Targets::Nobody => {}
     }
-    let _ = player;
     Ok(a)
 }
 

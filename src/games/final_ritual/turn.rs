@@ -5,7 +5,7 @@
 //! A player with a plan acts by it; a player without one gets the rules' defaults, drawn from
 //! their own seeded stream so that nobody's default depends on another player's.
 
-use super::cards::{Cards, Effect, Resource, Role, Targets, full_order};
+use super::cards::{Cards, Effect, Oracle, Resource, Role, Targets, full_order};
 use super::log::{Event, Log};
 use super::state::{Announcement, Dedicate, EXECUTION, Plan, State, WinBy, Winner};
 use crate::doc::Choice;
@@ -246,7 +246,7 @@ impl Table {
                 .is_some_and(|p| p.refuse.contains(announcer))
     }
 
-    fn disobey(&mut self, player: &PlayerId, oracle: super::cards::Oracle, refused: bool) {
+    fn disobey(&mut self, player: &PlayerId, oracle: Oracle, refused: bool) {
         let marks = self.state.players[player].marks + 1;
         self.log.event(Event::Disobeyed {
             player: player.clone(),
@@ -393,7 +393,7 @@ impl Table {
     fn give(
         &mut self,
         announcer: &PlayerId,
-        oracle: super::cards::Oracle,
+        oracle: Oracle,
         from: &PlayerId,
         to: &PlayerId,
         n: u32,
@@ -439,7 +439,7 @@ impl Table {
     fn offer(
         &mut self,
         announcer: &PlayerId,
-        oracle: super::cards::Oracle,
+        oracle: Oracle,
         player: &PlayerId,
         n: u32,
         what: Option<Resource>,
@@ -470,13 +470,7 @@ impl Table {
 
     /// `player` takes up to `n` cards from the altar by their `take` list; taking fewer because
     /// the altar holds fewer is no fault (spec ruling 1).
-    fn take(
-        &mut self,
-        announcer: &PlayerId,
-        oracle: super::cards::Oracle,
-        player: &PlayerId,
-        n: u32,
-    ) {
+    fn take(&mut self, announcer: &PlayerId, oracle: Oracle, player: &PlayerId, n: u32) {
         if self.refuses(player, announcer) {
             return self.disobey(player, oracle, true);
         }
