@@ -5,7 +5,8 @@
 use crate::support::{adjudicate, manifest_dir, play_example};
 use std::fs;
 
-const ROLE_TITLES: [&str; 7] = [
+/// How reports name the seven roles.
+pub const ROLE_TITLES: [&str; 7] = [
     "Loyal Wine Priest",
     "Loyal Gems Priest",
     "Loyal Gold Priest",
@@ -124,6 +125,24 @@ fn a_set_up_that_cannot_work_is_a_check_error_naming_the_key() {
                 .unwrap()
                 .to_owned(),
             "game.toml: players: Final Ritual is for 4 to 6 players; game.toml has 3",
+        ),
+        (
+            ["alice", "bob", "carol", "dave", "erin"]
+                .iter()
+                .zip([
+                    "traitor",
+                    "loyal-wine",
+                    "traitor",
+                    "loyal-gems",
+                    "loyal-gold",
+                ])
+                .fold(text.clone(), |t, (id, role)| {
+                    t.replace(
+                        &format!("email = \"{id}@example.org\""),
+                        &format!("email = \"{id}@example.org\"\nrole = \"{role}\""),
+                    )
+                }),
+            "game.toml: players[2].role: traitor is dealt twice",
         ),
     ];
     for (broken, expected) in cases {

@@ -675,15 +675,7 @@ mod final_ritual {
         Ok(())
     }
 
-    const TITLES: [&str; 7] = [
-        "Loyal Wine Priest",
-        "Loyal Gems Priest",
-        "Loyal Gold Priest",
-        "Selfish Wine Priest",
-        "Selfish Gems Priest",
-        "Selfish Gold Priest",
-        "Traitor Priest",
-    ];
+    use crate::final_ritual::ROLE_TITLES as TITLES;
 
     fn play(seed: u64, kinds: &mut BTreeSet<String>) -> Result<(), String> {
         let mut rng = adjudicate::rng::stream(seed, 0, "final-ritual-properties");

@@ -131,6 +131,34 @@ pub(crate) fn options<T: DeserializeOwned>(
     })
 }
 
+/// Every player's `key` from game.toml, if all have it; an error if only some do.
+pub(crate) fn given<C: crate::doc::Choice>(
+    setup: &Setup<'_>,
+    key: &str,
+) -> Result<Option<Vec<C>>, SetupError> {
+    let values: Vec<Option<&toml::Value>> =
+        setup.players.iter().map(|p| p.extra.get(key)).collect();
+    if values.iter().all(Option::is_none) {
+        return Ok(None);
+    }
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            v.and_then(|v| v.as_str())
+                .and_then(C::parse)
+                .ok_or_else(|| SetupError {
+                    key: format!("players[{i}].{key}"),
+                    message: format!(
+                        "every player needs `{key}` once one has it: one of {}",
+                        C::all_names().join(", ")
+                    ),
+                })
+        })
+        .collect::<Result<Vec<C>, _>>()
+        .map(Some)
+}
+
 /// A result struct as the table it becomes in result.toml.
 pub(crate) fn to_table<T: Serialize>(value: &T) -> toml::Table {
     toml::Table::try_from(value).expect("result structs serialize to tables")

@@ -183,43 +183,30 @@ impl Game for FinalRitual {
 /// Roles from game.toml when every player has one (distinct), else shuffled from the seed;
 /// returns the roles in seat order and the unused ones.
 fn deal_roles(setup: &Setup<'_>) -> Result<(Vec<Role>, Vec<Role>), SetupError> {
-    let given: Vec<Option<&toml::Value>> =
-        setup.players.iter().map(|p| p.extra.get("role")).collect();
-    let roles: Vec<Role> = if given.iter().all(Option::is_none) {
-        let mut deck = Role::ALL.to_vec();
-        deck.shuffle(&mut crate::rng::stream(setup.seed, 0, "final-ritual/roles"));
-        deck
-    } else {
-        let mut dealt = Vec::new();
-        for (i, v) in given.iter().enumerate() {
-            let role = v
-                .and_then(|v| v.as_str())
-                .and_then(Role::parse)
-                .ok_or_else(|| SetupError {
-                    key: format!("players[{i}].role"),
-                    message: format!(
-                        "every player needs `role` once one has it: one of {}",
-                        Role::all_names().join(", ")
-                    ),
-                })?;
-            if dealt.contains(&role) {
+    let roles = match crate::games::given::<Role>(setup, "role")? {
+        None => {
+            let mut deck = Role::ALL.to_vec();
+            deck.shuffle(&mut crate::rng::stream(setup.seed, 0, "final-ritual/roles"));
+            deck
+        }
+        Some(mut dealt) => {
+            if let Some(i) = (1..dealt.len()).find(|i| dealt[..*i].contains(&dealt[*i])) {
                 return Err(SetupError {
                     key: format!("players[{i}].role"),
                     message: format!(
                         "{} is dealt twice; there is one card of each role",
-                        role.name()
+                        dealt[i].name()
                     ),
                 });
             }
-            dealt.push(role);
+            let unused: Vec<Role> = Role::ALL
+                .iter()
+                .copied()
+                .filter(|r| !dealt.contains(r))
+                .collect();
+            dealt.extend(unused);
+            dealt
         }
-        let unused: Vec<Role> = Role::ALL
-            .iter()
-            .copied()
-            .filter(|r| !dealt.contains(r))
-            .collect();
-        dealt.extend(unused);
-        dealt
     };
     let n = setup.players.len();
     Ok((roles[..n].to_vec(), roles[n..].to_vec()))

@@ -230,12 +230,7 @@ fn entry(
                 )
             })
     };
-    let mut a = Announcement {
-        oracle,
-        from: None,
-        to: None,
-        player: None,
-    };
+    let mut a = Announcement::of(oracle);
     match oracle.effect().targets() {
         Targets::FromTo => {
             let (from, to) = (target("from")?, target("to")?);

@@ -150,6 +150,16 @@ pub struct Announcement {
 }
 
 impl Announcement {
+    /// `oracle` with no targets yet.
+    pub fn of(oracle: Oracle) -> Announcement {
+        Announcement {
+            oracle,
+            from: None,
+            to: None,
+            player: None,
+        }
+    }
+
     /// The players it names.
     pub fn named(&self) -> impl Iterator<Item = &PlayerId> {
         [&self.from, &self.to, &self.player].into_iter().flatten()

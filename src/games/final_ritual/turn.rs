@@ -170,12 +170,7 @@ impl Table {
     }
 
     fn move_to_altar(&mut self, id: &PlayerId, cards: Cards) {
-        self.state
-            .players
-            .get_mut(id)
-            .expect("a player")
-            .hand
-            .take_all(cards);
+        self.hand(id).take_all(cards);
         self.state.altar.add_all(cards);
     }
 
@@ -301,12 +296,7 @@ impl Table {
         let rng = self.rng(id);
         let oracle = *oracles.choose(rng).expect("a hand of 4 oracles");
         let pick = |rng: &mut GameRng| living.choose(rng).expect("the announcer lives").clone();
-        let mut a = Announcement {
-            oracle,
-            from: None,
-            to: None,
-            player: None,
-        };
+        let mut a = Announcement::of(oracle);
         match oracle.effect().targets() {
             Targets::FromTo => {
                 let from = pick(rng);
@@ -389,7 +379,42 @@ impl Table {
         }
     }
 
-    /// `from` gives `n` cards (of `what`, or "any") to `to`, or is marked (spec ruling 1).
+    /// What `player` pays for an order of `n` cards (of `what`, or "any" by their `give` list),
+    /// taken from their hand; none, and a Betray Mark, if they refuse the announcer or cannot
+    /// pay in full (spec ruling 1).
+    fn pay(
+        &mut self,
+        announcer: &PlayerId,
+        oracle: Oracle,
+        player: &PlayerId,
+        n: u32,
+        what: Option<Resource>,
+    ) -> Option<Cards> {
+        if self.refuses(player, announcer) {
+            self.disobey(player, oracle, true);
+            return None;
+        }
+        let hand = self.state.players[player].hand;
+        let (cards, payable) = match what {
+            Some(r) => (Cards::one(r, n), hand.get(r) >= n),
+            None => {
+                let cards = self.any_cards(player, hand, n, Any::Give);
+                (cards, cards.total() == n)
+            }
+        };
+        if !payable {
+            self.disobey(player, oracle, false);
+            return None;
+        }
+        self.hand(player).take_all(cards);
+        Some(cards)
+    }
+
+    fn hand(&mut self, player: &PlayerId) -> &mut Cards {
+        &mut self.state.players.get_mut(player).expect("a player").hand
+    }
+
+    /// `from` gives `n` cards (of `what`, or "any") to `to`.
     fn give(
         &mut self,
         announcer: &PlayerId,
@@ -399,33 +424,10 @@ impl Table {
         n: u32,
         what: Option<Resource>,
     ) {
-        if self.refuses(from, announcer) {
-            return self.disobey(from, oracle, true);
-        }
-        let hand = self.state.players[from].hand;
-        let cards = match what {
-            Some(r) => Cards::one(r, n),
-            None => self.any_cards(from, hand, n, Any::Give),
+        let Some(cards) = self.pay(announcer, oracle, from, n, what) else {
+            return;
         };
-        let payable = match what {
-            Some(r) => hand.get(r) >= n,
-            None => cards.total() == n,
-        };
-        if !payable {
-            return self.disobey(from, oracle, false);
-        }
-        self.state
-            .players
-            .get_mut(from)
-            .expect("a player")
-            .hand
-            .take_all(cards);
-        self.state
-            .players
-            .get_mut(to)
-            .expect("a player")
-            .hand
-            .add_all(cards);
+        self.hand(to).add_all(cards);
         self.log.event(Event::Gave {
             from: from.clone(),
             to: to.clone(),
@@ -435,7 +437,7 @@ impl Table {
         });
     }
 
-    /// `player` dedicates `n` cards (of `what`, or "any" by their `give` list) to the altar.
+    /// `player` dedicates `n` cards (of `what`, or "any") to the altar.
     fn offer(
         &mut self,
         announcer: &PlayerId,
@@ -444,22 +446,10 @@ impl Table {
         n: u32,
         what: Option<Resource>,
     ) {
-        if self.refuses(player, announcer) {
-            return self.disobey(player, oracle, true);
-        }
-        let hand = self.state.players[player].hand;
-        let cards = match what {
-            Some(r) => Cards::one(r, n),
-            None => self.any_cards(player, hand, n, Any::Give),
+        let Some(cards) = self.pay(announcer, oracle, player, n, what) else {
+            return;
         };
-        let payable = match what {
-            Some(r) => hand.get(r) >= n,
-            None => cards.total() == n,
-        };
-        if !payable {
-            return self.disobey(player, oracle, false);
-        }
-        self.move_to_altar(player, cards);
+        self.state.altar.add_all(cards);
         self.log.event(Event::Offered {
             player: player.clone(),
             count: n,
@@ -477,12 +467,7 @@ impl Table {
         let altar = self.state.altar;
         let cards = self.any_cards(player, altar, n, Any::Take);
         self.state.altar.take_all(cards);
-        self.state
-            .players
-            .get_mut(player)
-            .expect("a player")
-            .hand
-            .add_all(cards);
+        self.hand(player).add_all(cards);
         self.log.event(Event::Took {
             player: player.clone(),
             count: cards.total(),
@@ -497,12 +482,7 @@ impl Table {
         for r in self.state.resource_deck.drain(..k) {
             cards.add(r, 1);
         }
-        self.state
-            .players
-            .get_mut(id)
-            .expect("a player")
-            .hand
-            .add_all(cards);
+        self.hand(id).add_all(cards);
         self.log.event(Event::Harvested {
             player: id.clone(),
             count: cards.total(),

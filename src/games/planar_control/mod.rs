@@ -55,15 +55,16 @@ impl Game for PlanarControl {
                 ));
             }
         }
-        let alignments = given::<Alignment>(setup, "alignment")?.unwrap_or_else(|| {
-            let mut deck: Vec<Alignment> = (0..n).map(|i| Alignment::ALL[i % 3]).collect();
-            deck.shuffle(&mut crate::rng::stream(
-                setup.seed,
-                0,
-                "planar-control/alignments",
-            ));
-            deck
-        });
+        let alignments =
+            crate::games::given::<Alignment>(setup, "alignment")?.unwrap_or_else(|| {
+                let mut deck: Vec<Alignment> = (0..n).map(|i| Alignment::ALL[i % 3]).collect();
+                deck.shuffle(&mut crate::rng::stream(
+                    setup.seed,
+                    0,
+                    "planar-control/alignments",
+                ));
+                deck
+            });
         for a in Alignment::ALL {
             if alignments.iter().filter(|x| *x == a).count() != n / 3 {
                 return Err(bad(
@@ -76,7 +77,7 @@ impl Game for PlanarControl {
                 ));
             }
         }
-        let planes = given::<Plane>(setup, "plane")?.unwrap_or_else(|| {
+        let planes = crate::games::given::<Plane>(setup, "plane")?.unwrap_or_else(|| {
             let mut deck: Vec<Plane> = options
                 .planes
                 .iter()
@@ -173,29 +174,4 @@ impl Game for PlanarControl {
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
         resolve::resolve(state, seed)
     }
-}
-
-/// Every player's `key` from game.toml, if all have it; an error if only some do.
-fn given<C: Choice>(setup: &Setup<'_>, key: &str) -> Result<Option<Vec<C>>, SetupError> {
-    let values: Vec<Option<&toml::Value>> =
-        setup.players.iter().map(|p| p.extra.get(key)).collect();
-    if values.iter().all(Option::is_none) {
-        return Ok(None);
-    }
-    values
-        .iter()
-        .enumerate()
-        .map(|(i, v)| {
-            v.and_then(|v| v.as_str())
-                .and_then(C::parse)
-                .ok_or_else(|| SetupError {
-                    key: format!("players[{i}].{key}"),
-                    message: format!(
-                        "every player needs `{key}` once one has it: one of {}",
-                        C::all_names().join(", ")
-                    ),
-                })
-        })
-        .collect::<Result<Vec<C>, _>>()
-        .map(Some)
 }
