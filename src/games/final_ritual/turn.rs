@@ -79,20 +79,14 @@ impl Table {
             .map(|p| p.announce.iter().take(2).cloned().collect())
             .unwrap_or_default();
         for entry in entries {
+            // issue 5: an entry no longer possible when the turn comes is skipped, and its
+            // author told why (a named player was executed; the oracle is no longer held)
             let dead = entry.named().find(|p| !self.state.is_alive(p)).cloned();
-            if dead.is_some() {
+            if dead.is_some() || !self.state.players[id].oracles.contains(&entry.oracle) {
                 self.log.event(Event::Skipped {
                     by: id.clone(),
                     announcement: entry,
                     dead,
-                });
-                continue;
-            }
-            if !self.state.players[id].oracles.contains(&entry.oracle) {
-                self.log.event(Event::Skipped {
-                    by: id.clone(),
-                    announcement: entry,
-                    dead: None,
                 });
                 continue;
             }
