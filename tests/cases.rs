@@ -30,7 +30,7 @@
 //! absent_events = [{ kind = "executed" }]         # no public event matches any of these
 //! ```
 
-use crate::support::{manifest_dir, subset_mismatch};
+use crate::support::{manifest_dir, player, subset_mismatch};
 use adjudicate::app::{WithGame, dispatch};
 use adjudicate::config::PlayerConfig;
 use adjudicate::doc::Doc;
@@ -114,18 +114,7 @@ impl WithGame for RunCase<'_> {
 
 /// Runs one case; returns what went wrong (empty: the case passes).
 fn run_case<G: Game>(case: &Case) -> Vec<String> {
-    let players: Vec<PlayerConfig> = case
-        .players
-        .iter()
-        .map(|id| PlayerConfig {
-            id: PlayerId::parse(id).expect("case player ids are valid"),
-            name: id.clone(),
-            email: None,
-            chat: None,
-            garnets: 10,
-            extra: toml::Table::new(),
-        })
-        .collect();
+    let players: Vec<PlayerConfig> = case.players.iter().map(|id| player(id, 10)).collect();
     let setup = Setup {
         players: &players,
         options: &case.options,

@@ -263,15 +263,4 @@ fn new_makes_a_checked_game_directory_for_every_game() {
         let text = fs::read_to_string(dir.join("game.toml")).unwrap();
         assert!(text.contains(&format!("game = \"{game}\"")), "{text}");
     }
-    let run = adjudicate([
-        "new".as_ref(),
-        "tic-tac-toe".as_ref(),
-        tmp.path().join("ttt").as_os_str(),
-    ]);
-    assert_eq!(run.code, 2);
-    assert!(
-        run.stderr.contains("unknown game `tic-tac-toe`"),
-        "{}",
-        run.stderr
-    );
 }

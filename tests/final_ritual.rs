@@ -2,7 +2,7 @@
 //! a role goal through the built binary, as `make demo` does; and what the rendered texts let
 //! each reader see.
 
-use crate::support::{adjudicate, manifest_dir, play_example};
+use crate::support::{adjudicate, assert_check_error, manifest_dir, play_example};
 use std::fs;
 
 /// How reports name the seven roles.
@@ -146,15 +146,7 @@ fn a_set_up_that_cannot_work_is_a_check_error_naming_the_key() {
         ),
     ];
     for (broken, expected) in cases {
-        let tmp = tempfile::tempdir().unwrap();
-        fs::write(tmp.path().join("game.toml"), &broken).unwrap();
-        let run = adjudicate(["check".as_ref(), tmp.path().as_os_str()]);
-        assert_eq!(run.code, 65, "{expected}: {}{}", run.stdout, run.stderr);
-        assert!(
-            run.stderr.contains(expected),
-            "expected {expected:?} in {}",
-            run.stderr
-        );
+        assert_check_error(&broken, expected);
     }
 }
 

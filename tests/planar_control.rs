@@ -1,7 +1,7 @@
 //! The Planar Control sample game (`games/planar-control/example`), fifteen players played to the
 //! end of the elimination vote through the built binary, as `make demo` does.
 
-use crate::support::{adjudicate, manifest_dir, play_example};
+use crate::support::{adjudicate, assert_check_error, manifest_dir, play_example};
 use std::fs;
 
 #[test]
@@ -58,15 +58,7 @@ fn a_set_up_that_cannot_work_is_a_check_error_naming_the_key() {
         (text.replacen("[[players]]\nid = \"rupert\"", "[[players]]\nid = \"rupert\"\n[[players]]\nid = \"zoe\"", 1), "game.toml: players: Planar Control needs a multiple of 3 players"),
     ];
     for (broken, expected) in cases {
-        let tmp = tempfile::tempdir().unwrap();
-        fs::write(tmp.path().join("game.toml"), &broken).unwrap();
-        let run = adjudicate(["check".as_ref(), tmp.path().as_os_str()]);
-        assert_eq!(run.code, 65, "{expected}: {}{}", run.stdout, run.stderr);
-        assert!(
-            run.stderr.contains(expected),
-            "expected {expected:?} in {}",
-            run.stderr
-        );
+        assert_check_error(&broken, expected);
     }
     // Alignments given by hand must be equal in number.
     let mut by_hand = String::new();
@@ -87,14 +79,5 @@ fn a_set_up_that_cannot_work_is_a_check_error_naming_the_key() {
             ));
         }
     }
-    let tmp = tempfile::tempdir().unwrap();
-    fs::write(tmp.path().join("game.toml"), by_hand).unwrap();
-    let run = adjudicate(["check".as_ref(), tmp.path().as_os_str()]);
-    assert_eq!(run.code, 65, "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("alignments given by hand must be equal in number"),
-        "{}",
-        run.stderr
-    );
+    assert_check_error(&by_hand, "alignments given by hand must be equal in number");
 }

@@ -1,6 +1,7 @@
 //! Properties of the Room Swap engine over many seeded random rounds (a seeded loop rather than a
 //! shrinking framework: every failure names its seed, so it can be replayed as a rule case).
 
+use crate::support::player;
 use adjudicate::config::PlayerConfig;
 use adjudicate::doc::Doc;
 use adjudicate::games::room_swap::RoomSwap;
@@ -17,14 +18,7 @@ fn new_game(seed: u64) -> State {
     let players: Vec<PlayerConfig> = IDS
         .iter()
         .enumerate()
-        .map(|(i, id)| PlayerConfig {
-            id: PlayerId::parse(id).unwrap(),
-            name: id.to_string(),
-            email: None,
-            chat: None,
-            garnets: (seed as i64 + i as i64) % 9,
-            extra: toml::Table::new(),
-        })
+        .map(|(i, id)| player(id, (seed as i64 + i as i64) % 9))
         .collect();
     RoomSwap::setup(&Setup {
         players: &players,
@@ -145,6 +139,7 @@ fn random_games_keep_the_invariants_and_end() {
 }
 
 mod god_race {
+    use crate::support::player;
     use adjudicate::config::PlayerConfig;
     use adjudicate::doc::{Choice, Doc};
     use adjudicate::games::god_race::GodRace;
@@ -222,14 +217,7 @@ mod god_race {
         let mut rng = adjudicate::rng::stream(seed, 0, "god-race-properties");
         let n = rng.random_range(2..=9usize);
         let players: Vec<PlayerConfig> = (0..n)
-            .map(|i| PlayerConfig {
-                id: PlayerId::parse(&format!("p{i}")).unwrap(),
-                name: format!("P{i}"),
-                email: None,
-                chat: None,
-                garnets: rng.random_range(0..9),
-                extra: toml::Table::new(),
-            })
+            .map(|i| player(&format!("p{i}"), rng.random_range(0..9)))
             .collect();
         let mut state = GodRace::setup(&Setup {
             players: &players,
@@ -349,6 +337,7 @@ mod god_race {
 }
 
 mod planar_control {
+    use crate::support::player;
     use adjudicate::config::PlayerConfig;
     use adjudicate::doc::Doc;
     use adjudicate::games::planar_control::PlanarControl;
@@ -389,14 +378,7 @@ mod planar_control {
     fn play(seed: u64) -> Result<(), String> {
         let mut rng = adjudicate::rng::stream(seed, 0, "planar-properties");
         let players: Vec<PlayerConfig> = (0..15)
-            .map(|i| PlayerConfig {
-                id: PlayerId::parse(&format!("p{i:02}")).unwrap(),
-                name: format!("P{i}"),
-                email: None,
-                chat: None,
-                garnets: rng.random_range(0..5),
-                extra: toml::Table::new(),
-            })
+            .map(|i| player(&format!("p{i:02}"), rng.random_range(0..5)))
             .collect();
         let mut state = PlanarControl::setup(&Setup {
             players: &players,
@@ -517,6 +499,7 @@ mod planar_control {
 }
 
 mod final_ritual {
+    use crate::support::player;
     use adjudicate::config::PlayerConfig;
     use adjudicate::doc::{Choice, Doc};
     use adjudicate::games::GameId;
@@ -680,16 +663,7 @@ mod final_ritual {
     fn play(seed: u64, kinds: &mut BTreeSet<String>) -> Result<(), String> {
         let mut rng = adjudicate::rng::stream(seed, 0, "final-ritual-properties");
         let n = rng.random_range(4..=6);
-        let players: Vec<PlayerConfig> = (0..n)
-            .map(|i| PlayerConfig {
-                id: PlayerId::parse(&format!("p{i}")).unwrap(),
-                name: format!("P{i}"),
-                email: None,
-                chat: None,
-                garnets: 0,
-                extra: toml::Table::new(),
-            })
-            .collect();
+        let players: Vec<PlayerConfig> = (0..n).map(|i| player(&format!("p{i}"), 0)).collect();
         let mut options = toml::Table::new();
         // Higher goals make longer games, so more rules get exercised.
         options.insert("loyal_altar".into(), rng.random_range(8..=16).into());

@@ -34,6 +34,32 @@ pub fn god_race_example_dir() -> PathBuf {
     manifest_dir().join("games/god-race/example")
 }
 
+/// A player of game.toml with no mail, chat or game-specific keys, named by their id.
+pub fn player(id: &str, garnets: i64) -> adjudicate::config::PlayerConfig {
+    adjudicate::config::PlayerConfig {
+        id: adjudicate::player_id::PlayerId::parse(id).expect("test player ids are valid"),
+        name: id.to_owned(),
+        email: None,
+        chat: None,
+        garnets,
+        extra: toml::Table::new(),
+    }
+}
+
+/// Asserts that `check` refuses a game directory holding `game_toml` (exit 65) with a message
+/// containing `expected` (the file and the key).
+pub fn assert_check_error(game_toml: &str, expected: &str) {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("game.toml"), game_toml).unwrap();
+    let run = adjudicate(["check".as_ref(), tmp.path().as_os_str()]);
+    assert_eq!(run.code, 65, "{expected}: {}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(expected),
+        "expected {expected:?} in {}",
+        run.stderr
+    );
+}
+
 /// `Some(description)` if `expected` is not contained in `actual`: tables are compared key by key
 /// (extra keys in `actual` are fine), everything else must be equal.
 pub fn subset_mismatch(expected: &toml::Value, actual: &toml::Value, path: &str) -> Option<String> {
