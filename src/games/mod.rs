@@ -120,6 +120,22 @@ pub struct RoundResult {
     pub garnets: BTreeMap<PlayerId, i64>,
 }
 
+impl RoundResult {
+    /// A result that changes nobody's garnets (an opening, a game without garnets): `[garnets]`
+    /// holds 0 for every player with a private part.
+    pub(crate) fn without_garnets<P: Serialize>(
+        public: &P,
+        private: BTreeMap<PlayerId, toml::Table>,
+    ) -> RoundResult {
+        let garnets = private.keys().map(|id| (id.clone(), 0)).collect();
+        RoundResult {
+            public: to_table(public),
+            private,
+            garnets,
+        }
+    }
+}
+
 /// The game's `[options]` from game.toml; an error lists the options the game has (`known`).
 pub(crate) fn options<T: DeserializeOwned>(
     setup: &Setup<'_>,

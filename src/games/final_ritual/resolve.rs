@@ -119,11 +119,7 @@ pub fn opening(state: &State) -> RoundResult {
             )
         })
         .collect();
-    RoundResult {
-        public: to_table(&public),
-        private,
-        garnets: state.players.keys().map(|id| (id.clone(), 0)).collect(),
-    }
+    RoundResult::without_garnets(&public, private)
 }
 
 pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
@@ -164,11 +160,7 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
     }
     let public = public_of(&next, state.round, log.turns, defaults);
     Resolution {
-        result: RoundResult {
-            public: to_table(&public),
-            private,
-            garnets: next.players.keys().map(|id| (id.clone(), 0)).collect(),
-        },
+        result: RoundResult::without_garnets(&public, private),
         state: next,
     }
 }

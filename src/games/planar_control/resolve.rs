@@ -111,12 +111,7 @@ pub fn opening(state: &State) -> RoundResult {
         .keys()
         .map(|id| (id.clone(), to_table(&private_of(state, state, id, None))))
         .collect();
-    let garnets = state.players.keys().map(|id| (id.clone(), 0)).collect();
-    RoundResult {
-        public: to_table(&public),
-        private,
-        garnets,
-    }
+    RoundResult::without_garnets(&public, private)
 }
 
 fn controls(state: &State) -> BTreeMap<Plane, Alignment> {

@@ -139,12 +139,7 @@ pub fn opening(state: &State) -> RoundResult {
             (id.clone(), to_table(&report))
         })
         .collect();
-    let garnets = state.players.keys().map(|id| (id.clone(), 0)).collect();
-    RoundResult {
-        public: to_table(&public),
-        private,
-        garnets,
-    }
+    RoundResult::without_garnets(&public, private)
 }
 
 pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
