@@ -184,6 +184,15 @@ pub trait Choice: Copy + Sized + 'static {
     fn all_names() -> Vec<&'static str> {
         Self::ALL.iter().map(|c| c.name()).collect()
     }
+
+    /// "attic, cellar": the names of `items`, in order.
+    fn join(items: &[Self]) -> String {
+        items
+            .iter()
+            .map(|c| c.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 fn convert_table(table: &DeTable<'_>, index: &LineIndex<'_>) -> Table {

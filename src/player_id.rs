@@ -22,6 +22,14 @@ impl PlayerId {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// "alice, bob, carol": ids as players' messages list them.
+    pub fn join(ids: &[PlayerId]) -> String {
+        ids.iter()
+            .map(PlayerId::as_str)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 impl fmt::Display for PlayerId {

@@ -133,18 +133,10 @@ fn announce(
     if held.len() > 3 && kept.is_empty() {
         out.problems.push(Problem::general(format!(
             "you hold 4 oracles ({}): announce at least 1, or one is announced for you at random",
-            names(held)
+            Oracle::join(held)
         )));
     }
     kept
-}
-
-fn names(oracles: &[Oracle]) -> String {
-    oracles
-        .iter()
-        .map(|o| o.name())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// One `announce` entry: an oracle held (as many times as it is announced) with the targets
@@ -161,7 +153,7 @@ fn entry(
             item.pos,
             format!(
                 "announce: an entry needs oracle = \"…\"; you hold {}",
-                names(held)
+                Oracle::join(held)
             ),
         )
     })?;
@@ -171,7 +163,7 @@ fn entry(
             oracle_node.pos,
             format!(
                 "oracle: \"{text}\" is not an oracle id; you hold {}",
-                names(held)
+                Oracle::join(held)
             ),
         )
     })?;
@@ -183,7 +175,7 @@ fn entry(
                 "oracle: you do not hold {}{}; you hold {}",
                 if wanted > 1 { "another " } else { "" },
                 oracle.name(),
-                names(held)
+                Oracle::join(held)
             ),
         ));
     }
@@ -213,7 +205,7 @@ fn entry(
                         .map(|k| format!("{k} = \"…\""))
                         .collect::<Vec<_>>()
                         .join(", "),
-                    ids(&living)
+                    PlayerId::join(&living)
                 ),
             )
         })?;
@@ -225,7 +217,7 @@ fn entry(
                     node.pos,
                     format!(
                         "{key}: \"{text}\" is not a living player; one of {}",
-                        ids(&living)
+                        PlayerId::join(&living)
                     ),
                 )
             })
@@ -250,13 +242,6 @@ fn entry(
     Ok(a)
 }
 
-fn ids(list: &[PlayerId]) -> String {
-    list.iter()
-        .map(PlayerId::as_str)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 fn respond(table: &Table, others: &[PlayerId], plan: &mut Plan, out: &mut Outcome) {
     out.problems
         .extend(table.unknown_keys(&["refuse", "give", "take"], "[respond]"));
@@ -272,7 +257,7 @@ fn respond(table: &Table, others: &[PlayerId], plan: &mut Plan, out: &mut Outcom
                             item.pos,
                             format!(
                                 "respond.refuse: \"{text}\" is not another living player; one of {}",
-                                ids(others)
+                                PlayerId::join(others)
                             ),
                         )),
                     }
@@ -307,21 +292,12 @@ fn respond(table: &Table, others: &[PlayerId], plan: &mut Plan, out: &mut Outcom
 
 /// The plan in words, for the acknowledgement.
 fn understood(plan: &Plan, out: &mut Outcome) {
-    let words = |list: &[Resource]| {
-        super::cards::full_order(list)
-            .iter()
-            .map(|r| r.name())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let words = |list: &[Resource]| Resource::join(&super::cards::full_order(list));
     out.understood.push(match &plan.dedicate {
         Some(list) if list.first() == Some(&Dedicate::Refuse) => {
             "refuse to dedicate (+1 Betray Mark)".into()
         }
-        Some(list) => format!(
-            "dedicate the first you hold of {}",
-            list.iter().map(|d| d.name()).collect::<Vec<_>>().join(", ")
-        ),
+        Some(list) => format!("dedicate the first you hold of {}", Dedicate::join(list)),
         None => "dedicate a random card of your hand".into(),
     });
     if plan.announce.is_empty() {
@@ -334,7 +310,7 @@ fn understood(plan: &Plan, out: &mut Outcome) {
     out.understood.push(if plan.refuse.is_empty() {
         "obey every order".into()
     } else {
-        format!("refuse every order of {}", ids(&plan.refuse))
+        format!("refuse every order of {}", PlayerId::join(&plan.refuse))
     });
     out.understood
         .push(format!("give or dedicate \"any\" as {}", words(&plan.give)));

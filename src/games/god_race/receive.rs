@@ -148,17 +148,13 @@ fn read_meadow(doc: &Doc, current: God) -> Option<Result<God, Problem>> {
     let node = doc.get("meadow")?;
     Some(node.as_choice::<God>("meadow").and_then(|m| {
         if m == current {
-            let others: Vec<&str> = God::ALL
-                .iter()
-                .filter(|g| **g != current)
-                .map(|g| g.name())
-                .collect();
+            let others: Vec<God> = God::ALL.iter().copied().filter(|g| *g != current).collect();
             Err(Problem::at(
                 node.pos,
                 format!(
                     "meadow: you are in the {} meadow now and must move: one of {}",
                     current.title(),
-                    others.join(", ")
+                    God::join(&others)
                 ),
             ))
         } else {

@@ -20,13 +20,6 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
     out
 }
 
-fn names(ids: &[PlayerId]) -> String {
-    ids.iter()
-        .map(PlayerId::as_str)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 fn vote(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
     let plane = state.players[player].plane;
     out.problems.extend(
@@ -112,7 +105,7 @@ fn read_vote(node: &Node, others: &[PlayerId], plane: Plane) -> Result<Option<Pl
             format!(
                 "vote: \"{text}\" is not another player on {}; one of {} (or \"abstain\"); you abstain unless you fix it",
                 title(plane),
-                names(others)
+                PlayerId::join(others)
             ),
         )
     })
@@ -223,7 +216,7 @@ fn eliminate(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome)
             None => out.problems.push(Problem::general(format!(
                 "eliminate.{}: missing; one of {}",
                 alignment.name(),
-                names(&members)
+                PlayerId::join(&members)
             ))),
             Some(node) => match node.as_str(&format!("eliminate.{}", alignment.name())) {
                 Ok(text) => match PlayerId::parse(text.trim()).filter(|id| members.contains(id)) {
@@ -237,7 +230,7 @@ fn eliminate(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome)
                             "eliminate.{}: \"{text}\" is not {}; one of {}",
                             alignment.name(),
                             alignment.title(),
-                            names(&members)
+                            PlayerId::join(&members)
                         ),
                     )),
                 },

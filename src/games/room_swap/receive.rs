@@ -31,7 +31,7 @@ fn not_playing_message(state: &State) -> String {
         Phase::Tiebreak => format!(
             "round {} is a tiebreak between {} only; you have nothing to send",
             state.round,
-            join_ids(&state.contenders)
+            PlayerId::join(&state.contenders)
         ),
         Phase::Token => "the game is over; only the sole winner sends give_token now".to_owned(),
         _ => "the game is over; no more submissions are read".to_owned(),
@@ -50,7 +50,7 @@ fn receive_round(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outc
         out.problems.push(Problem::general(format!(
             "room is missing; add a line like room = \"{}\" (one of {})",
             allowed.first().map_or("attic", |r| r.name()),
-            names(&allowed)
+            Room::join(&allowed)
         )));
     }
     let Some(room) = room else {
@@ -109,7 +109,7 @@ fn read_room(doc: &Doc, key: &str, allowed: &[Room], out: &mut Outcome) -> Optio
                     "{key} = \"{}\": the {} is forbidden to you this round by a Block; allowed: {}",
                     room.name(),
                     room.title(),
-                    names(allowed)
+                    Room::join(allowed)
                 ),
             ));
             None
@@ -144,7 +144,7 @@ fn read_target(
             node.pos,
             format!(
                 "{key}: \"{text}\" is not a player you can name; one of {}",
-                join_ids(&others)
+                PlayerId::join(&others)
             ),
         )),
     }
@@ -329,7 +329,7 @@ fn block(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
     let mut text = format!(
         "A Block forbids you the {} this round. Allowed rooms: {}.",
         room.title(),
-        names(&allowed)
+        Room::join(&allowed)
     );
     if t.room == Some(room) {
         match t.fallback.filter(|f| allowed.contains(f)) {
@@ -367,7 +367,7 @@ fn receive_token_gift(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut
     let Some(node) = doc.get("give_token") else {
         out.problems.push(Problem::general(format!(
             "give_token is missing; name one of {} (or send nothing to give no token)",
-            join_ids(&eligible)
+            PlayerId::join(&eligible)
         )));
         return;
     };
@@ -379,7 +379,7 @@ fn receive_token_gift(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut
                     node.pos,
                     format!(
                         "give_token: \"{text}\" cannot receive a Token; one of {}",
-                        join_ids(&eligible)
+                        PlayerId::join(&eligible)
                     ),
                 )
             })
@@ -422,21 +422,6 @@ pub fn default_text(state: &State, player: &PlayerId) -> String {
     let allowed = state.allowed_rooms(player);
     format!(
         "a random room among {} will be used for you",
-        names(&allowed)
+        Room::join(&allowed)
     )
-}
-
-pub fn names(rooms: &[Room]) -> String {
-    rooms
-        .iter()
-        .map(|r| r.name())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-pub fn join_ids(ids: &[PlayerId]) -> String {
-    ids.iter()
-        .map(PlayerId::as_str)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
