@@ -6,7 +6,7 @@
 use super::cards::{Cards, Goal, Oracle, Resource, Role, Targets};
 use super::log::{Seen, Turn};
 use super::state::{Dedicate, Plan, State, WinBy};
-use super::turn::{Table, roles};
+use super::turn::Table;
 use crate::games::{Resolution, RoundResult, to_table};
 use crate::player_id::PlayerId;
 use serde::Serialize;
@@ -181,7 +181,11 @@ fn public_of(state: &State, round: u32, turns: Vec<Turn>, defaults: Vec<PlayerId
                     count: None,
                 },
             }),
-            roles: roles(state),
+            roles: state
+                .players
+                .iter()
+                .map(|(id, p)| (id.clone(), p.role))
+                .collect(),
         }
     });
     Public {
@@ -190,7 +194,7 @@ fn public_of(state: &State, round: u32, turns: Vec<Turn>, defaults: Vec<PlayerId
         first: turns
             .first()
             .map(|t| t.player.clone())
-            .or_else(|| (round == 0).then(|| Table::first_player(state)).flatten()),
+            .or_else(|| state.first_player().filter(|_| round == 0)),
         turns,
         defaults,
         marks: state
@@ -220,11 +224,7 @@ fn public_of(state: &State, round: u32, turns: Vec<Turn>, defaults: Vec<PlayerId
         resource_deck: state.resource_deck.len(),
         oracle_deck: state.oracle_deck.len(),
         next_round: (!over).then_some(state.round),
-        next_first: if over {
-            None
-        } else {
-            Table::first_player(state)
-        },
+        next_first: if over { None } else { state.first_player() },
         r#final,
     }
 }

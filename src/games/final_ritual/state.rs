@@ -205,6 +205,18 @@ impl State {
             .collect()
     }
 
+    /// Who plays first this round: the player on the `first` seat, or the next living one
+    /// clockwise when that seat's player is dead.
+    pub fn first_player(&self) -> Option<PlayerId> {
+        let seat = self
+            .seats()
+            .get(self.first.checked_sub(1)? as usize)?
+            .clone();
+        self.clockwise_from(&seat)
+            .into_iter()
+            .find(|id| self.is_alive(id))
+    }
+
     pub fn living(&self) -> Vec<PlayerId> {
         self.seats()
             .into_iter()

@@ -5,7 +5,7 @@
 //! A player with a plan acts by it; a player without one gets the rules' defaults, drawn from
 //! their own seeded stream so that nobody's default depends on another player's.
 
-use super::cards::{Cards, Effect, Oracle, Resource, Role, Targets, full_order};
+use super::cards::{Cards, Effect, Oracle, Resource, Targets, full_order};
 use super::log::{Event, Log};
 use super::state::{Announcement, Dedicate, EXECUTION, Plan, State, WinBy, Winner};
 use crate::doc::Choice;
@@ -42,20 +42,9 @@ impl Table {
         }
     }
 
-    /// The player who plays first this round: the first living one from the `first` seat.
-    pub fn first_player(state: &State) -> Option<PlayerId> {
-        let seats = state.seats();
-        let start = state.first.saturating_sub(1) as usize % seats.len().max(1);
-        seats[start..]
-            .iter()
-            .chain(&seats[..start])
-            .find(|id| state.players[*id].alive)
-            .cloned()
-    }
-
     /// Plays every living player's turn, until the round ends or the game does.
     pub fn play_round(&mut self) {
-        let Some(first) = Self::first_player(&self.state) else {
+        let Some(first) = self.state.first_player() else {
             return;
         };
         for id in self.state.clockwise_from(&first) {
@@ -508,13 +497,4 @@ impl Table {
             oracle: Some(oracle),
         });
     }
-}
-
-/// The roles of every player (revealed at the end).
-pub fn roles(state: &State) -> BTreeMap<PlayerId, Role> {
-    state
-        .players
-        .iter()
-        .map(|(id, p)| (id.clone(), p.role))
-        .collect()
 }
