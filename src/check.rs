@@ -80,10 +80,16 @@ fn check_file<G: Game>(
 ) -> Result<Vec<String>> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let shown = path.display().to_string();
-    let screened = screen(&bytes, ctx.secrets.tokens.get(player).map(String::as_str));
-    let problems = match screened.doc {
-        Ok(doc) => G::receive(state, player, &doc).problems,
-        Err(problem) => vec![problem],
+    let screened = screen(
+        &bytes,
+        ctx.secrets.tokens.get(player).map(String::as_str),
+        &ctx.secrets.redactor,
+    );
+    let mut outcome = match screened.doc {
+        Ok(doc) => G::receive(state, player, &doc),
+        Err(problem) => crate::games::Outcome::refused(problem),
     };
+    outcome.redact(&ctx.secrets.redactor);
+    let problems = outcome.problems;
     Ok(problems.iter().map(|p| p.with_file(&shown)).collect())
 }

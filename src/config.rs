@@ -6,7 +6,6 @@ use crate::clock;
 use crate::error::{Error, Result};
 use crate::games::GameId;
 use crate::player_id::PlayerId;
-use crate::problem::LineIndex;
 use jiff::{SignedDuration, Timestamp};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -112,6 +111,8 @@ pub struct MailConfig {
 #[derive(Debug, Clone, Default)]
 pub struct Secrets {
     pub tokens: BTreeMap<PlayerId, String>,
+    /// Every token, to keep them out of what the tool writes.
+    pub redactor: crate::redact::Redactor,
     /// From secrets.toml `smtp_password`; `ADJUDICATE_SMTP_PASSWORD` overrides it.
     pub smtp_password: Option<String>,
 }
@@ -197,23 +198,9 @@ struct RawSecrets {
     tokens: BTreeMap<String, String>,
 }
 
-/// Deserializes a host file, turning a toml error into `file:line:col: message`.
-pub fn parse_host_file<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T> {
-    toml::from_str(text).map_err(|e| {
-        let at = match e.span() {
-            Some(span) => {
-                let pos = LineIndex::new(text).pos(span.start);
-                format!("{}:{}", pos.line, pos.col)
-            }
-            None => String::new(),
-        };
-        Error::invalid(path, at, e.message().trim_end().to_owned())
-    })
-}
-
 impl GameConfig {
     pub fn parse(path: &Path, text: &str) -> Result<GameConfig> {
-        let raw: RawGame = parse_host_file(path, text)?;
+        let raw: RawGame = crate::host_file::parse(path, text)?;
         let bad = |key: &str, msg: String| Error::invalid(path, key, msg);
         let game = GameId::parse(&raw.game).ok_or_else(|| {
             bad(
@@ -254,12 +241,8 @@ impl GameConfig {
                     )
                 })?;
             }
-            if p.garnets < 0 {
-                return Err(bad(
-                    &format!("{key}.garnets"),
-                    "must not be negative".into(),
-                ));
-            }
+            crate::games::check_garnets(p.garnets)
+                .map_err(|m| bad(&format!("{key}.garnets"), m))?;
             players.push(PlayerConfig {
                 name: p.name.unwrap_or_else(|| p.id.to_string()),
                 id: p.id,
@@ -422,9 +405,30 @@ fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig> {
     })
 }
 
+/// Tokens are redacted wherever they appear, so a short or common one would blank out ordinary
+/// words; quotes, spaces and backslashes would need escaping in the player's `token = "…"` line.
+const MIN_TOKEN_CHARS: usize = 6;
+
+fn check_token(token: &str) -> std::result::Result<(), String> {
+    if token.chars().count() < MIN_TOKEN_CHARS {
+        return Err(format!(
+            "must be at least {MIN_TOKEN_CHARS} characters (a token is a secret, and is blanked out wherever it appears)"
+        ));
+    }
+    if let Some(c) = token
+        .chars()
+        .find(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '\'' | '\\'))
+    {
+        return Err(format!(
+            "must not contain {c:?}: use letters, digits and - _ . + / = ~"
+        ));
+    }
+    Ok(())
+}
+
 impl Secrets {
     pub fn parse(path: &Path, text: &str, config: &GameConfig) -> Result<Secrets> {
-        let raw: RawSecrets = parse_host_file(path, text)?;
+        let raw: RawSecrets = crate::host_file::parse(path, text)?;
         let mut tokens = BTreeMap::new();
         for (id, token) in raw.tokens {
             let player = PlayerId::parse(&id)
@@ -432,16 +436,18 @@ impl Secrets {
                 .ok_or_else(|| {
                     Error::invalid(path, format!("tokens.{id}"), "not a player of game.toml")
                 })?;
-            if token.is_empty() {
+            check_token(&token).map_err(|m| Error::invalid(path, format!("tokens.{id}"), m))?;
+            if let Some((other, _)) = tokens.iter().find(|(_, t)| **t == token) {
                 return Err(Error::invalid(
                     path,
                     format!("tokens.{id}"),
-                    "must not be empty",
+                    format!("is the same as the token of `{other}`; every player needs their own"),
                 ));
             }
             tokens.insert(player, token);
         }
         Ok(Secrets {
+            redactor: crate::redact::Redactor::new(tokens.values().map(String::as_str)),
             tokens,
             smtp_password: raw.smtp_password,
         })

@@ -3,10 +3,11 @@
 //! part of template contexts).
 
 use crate::clock;
-use crate::config::{GameConfig, Secrets, parse_host_file};
+use crate::config::{GameConfig, Secrets};
 use crate::error::{Error, Result};
 use crate::game_dir::{GameDir, read_optional, read_string};
 use crate::games::Game;
+use crate::player_id::PlayerId;
 use crate::render::GameInfo;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -23,14 +24,33 @@ pub struct StateFile<S> {
     /// How many receipts of the current round have been applied to `game`. A tick killed after
     /// writing receipts but before state.toml applies the rest at its next run.
     pub receipts_applied: usize,
+    /// game.toml's seed when the game was set up: changing it later would re-deal a game in
+    /// progress, so a tick refuses to run with another (absent in files of older versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
     #[serde(flatten)]
     pub game: S,
 }
+
+impl<S> StateFile<S> {
+    pub fn new(ctx: &GameContext, receipts_applied: usize, game: S) -> StateFile<S> {
+        StateFile {
+            receipts_applied,
+            seed: Some(ctx.config.seed),
+            game,
+        }
+    }
+}
+
+/// The keys of state.toml that are the tick's, not the game's.
+const FILE_KEYS: &[&str] = &["receipts_applied", "seed"];
 
 #[derive(Deserialize)]
 struct Progress {
     #[serde(default)]
     receipts_applied: usize,
+    #[serde(default)]
+    seed: Option<u64>,
 }
 
 impl GameContext {
@@ -55,24 +75,53 @@ impl GameContext {
             return Ok(None);
         };
         // Parsed in two passes rather than through `StateFile`'s flatten, which would lose the
-        // line and column of an error in the game's part.
-        let game: G::State = parse_host_file(&path, &text)?;
-        let progress: Progress = parse_host_file(&path, &text)?;
-        G::check_state(&game).map_err(|e| Error::invalid(&path, e.key, e.message))?;
-        let state = StateFile {
-            receipts_applied: progress.receipts_applied,
-            game,
-        };
-        for id in G::expected(&state.game) {
-            if self.config.player(&id).is_none() {
-                return Err(Error::invalid(
-                    &path,
-                    "players",
-                    format!("`{id}` is not a player of game.toml"),
-                ));
-            }
+        // line and column of an error in the game's part (and could not refuse unknown keys).
+        let game: G::State = crate::host_file::parse_allowing(&path, &text, FILE_KEYS)?;
+        let progress: Progress = toml::from_str(&text)
+            .map_err(|e| Error::invalid(&path, FILE_KEYS.join(" or "), e.message().trim_end()))?;
+        if let Some(seed) = progress.seed.filter(|s| *s != self.config.seed) {
+            return Err(Error::invalid(
+                self.dir.game_toml(),
+                "seed",
+                format!(
+                    "is {} but this game was dealt with seed = {seed} (state.toml): the seed cannot change once the game has started; restore seed = {seed}, or start a new game",
+                    self.config.seed
+                ),
+            ));
         }
-        Ok(Some(state))
+        self.check_roster(&G::roster(&game))?;
+        G::check_state(&game).map_err(|e| Error::invalid(&path, e.key, e.message))?;
+        Ok(Some(StateFile {
+            receipts_applied: progress.receipts_applied,
+            seed: progress.seed,
+            game,
+        }))
+    }
+
+    /// The players of a game in progress are game.toml's, exactly: one added, removed or renamed
+    /// after set-up would leave the rules without their state or the tick without their address.
+    fn check_roster(&self, roster: &[&PlayerId]) -> Result<()> {
+        let added = self
+            .config
+            .players
+            .iter()
+            .map(|p| &p.id)
+            .filter(|id| roster.binary_search(id).is_err());
+        let removed = roster.iter().filter(|id| self.config.player(id).is_none());
+        let mut changes: Vec<String> = added.map(|id| format!("`{id}` was added")).collect();
+        changes.extend(removed.map(|id| format!("`{id}` was removed")));
+        if changes.is_empty() {
+            return Ok(());
+        }
+        Err(Error::invalid(
+            self.dir.game_toml(),
+            "players",
+            format!(
+                "{}, but players cannot change once the game has started (state.toml holds a game of {} players); restore the [[players]] of game.toml, or start a new game with `adjudicate new`",
+                changes.join(", "),
+                roster.len()
+            ),
+        ))
     }
 
     /// The deadline of the round with schedule index `index` (rounds resolved before it).

@@ -1,6 +1,6 @@
 //! `new`: a ready game directory with a commented game.toml the host edits.
 
-use crate::config::{GameConfig, parse_host_file};
+use crate::config::GameConfig;
 use crate::error::{Error, Result};
 use crate::game_dir::{read_string, write_atomic};
 use crate::games::GameId;
@@ -43,7 +43,7 @@ pub fn create(game: &str, game_dir: &Path, players: Option<&Path>) -> Result<Str
     }
     let players_toml = match players {
         Some(path) => {
-            let file: PlayersFile = parse_host_file(path, &read_string(path)?)?;
+            let file: PlayersFile = crate::host_file::parse(path, &read_string(path)?)?;
             file.players
                 .iter()
                 .map(|p| format!("[[players]]\n{}", toml::to_string(p).expect("tables serialize")))

@@ -1,11 +1,18 @@
 //! `rounds/NNN/receipts.toml`: one `[[receipt]]` per distinct version of a submission, in the
 //! order received. Receipts are append-only; they and the `received/` copies are the archive from
 //! which `replay` re-resolves every round.
+//!
+//! A hand-edited receipts.toml is checked on load (every player a player of game.toml, versions
+//! numbered 1, 2, … per player, well-formed hashes and times), and `verify_archive` checks each
+//! receipt against the copy it archives: a changed digit must not make a phantom version.
 
-use crate::config::parse_host_file;
-use crate::error::Result;
+use crate::config::GameConfig;
+use crate::error::{Error, Result};
+use crate::game_dir::GameDir;
 use crate::player_id::PlayerId;
+use crate::submission::sha256_hex;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,6 +29,9 @@ pub struct Receipt {
     pub at: String,
     /// Of the submission file's bytes as found, before any redaction.
     pub sha256: String,
+    /// Of the copy in `received/`, when redacting tokens made it differ from the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archived: Option<String>,
     pub source: String,
     /// The mail's Message-ID (or chat message id) the version came in, when `ingest` wrote it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -36,7 +46,72 @@ pub struct Receipt {
 
 impl Receipts {
     pub fn parse(path: &Path, text: &str) -> Result<Receipts> {
-        parse_host_file(path, text)
+        crate::host_file::parse(path, text)
+    }
+
+    /// A round's receipts (none if the file does not exist yet), checked against game.toml.
+    pub fn load(dir: &GameDir, config: &GameConfig, round: u32) -> Result<Receipts> {
+        let path = dir.receipts(round);
+        let Some(text) = crate::game_dir::read_optional(&path)? else {
+            return Ok(Receipts::default());
+        };
+        let receipts = Receipts::parse(&path, &text)?;
+        receipts
+            .check(config)
+            .map_err(|(key, m)| Error::invalid(&path, key, m))?;
+        Ok(receipts)
+    }
+
+    /// What a hand edit can break: `Err((key, message))`.
+    fn check(&self, config: &GameConfig) -> std::result::Result<(), (String, String)> {
+        let mut last: BTreeMap<&PlayerId, u32> = BTreeMap::new();
+        for (i, r) in self.list.iter().enumerate() {
+            let key = |field: &str| format!("receipt[{i}].{field}");
+            if config.player(&r.player).is_none() {
+                return Err((
+                    key("player"),
+                    format!("`{}` is not a player of game.toml", r.player),
+                ));
+            }
+            let expected = last.get(&r.player).map_or(1, |n| n + 1);
+            if r.n != expected {
+                return Err((
+                    key("n"),
+                    format!(
+                        "is {} but {}'s versions are numbered 1, 2, … in order: expected {expected}",
+                        r.n, r.player
+                    ),
+                ));
+            }
+            last.insert(&r.player, r.n);
+            for (field, hash) in [
+                ("sha256", Some(&r.sha256)),
+                ("archived", r.archived.as_ref()),
+            ] {
+                if let Some(h) = hash.filter(|h| !is_sha256(h)) {
+                    return Err((key(field), format!("`{h}` is not a sha256 (64 hex digits)")));
+                }
+            }
+            crate::clock::parse_instant(&r.at).map_err(|m| (key("at"), m))?;
+            if !["file", "mail", "chat"].contains(&r.source.as_str()) {
+                return Err((
+                    key("source"),
+                    format!("`{}` is not one of file, mail, chat", r.source),
+                ));
+            }
+            if r.refused && r.valid {
+                return Err((key("valid"), "a refused version cannot be valid".into()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that every receipt's copy in `received/` is there and holds the bytes it hashed.
+    pub fn verify_archive(&self, dir: &GameDir, round: u32) -> Result<()> {
+        for (i, r) in self.list.iter().enumerate() {
+            r.verify(dir, round, i)?;
+        }
+        Ok(())
     }
 
     pub fn to_toml(&self) -> String {
@@ -46,4 +121,41 @@ impl Receipts {
     pub fn last_for(&self, player: &PlayerId) -> Option<&Receipt> {
         self.list.iter().rev().find(|r| &r.player == player)
     }
+}
+
+impl Receipt {
+    /// Checks this receipt (the `index`-th of its round) against its copy in `received/`.
+    pub fn verify(&self, dir: &GameDir, round: u32, index: usize) -> Result<()> {
+        let copy = dir.received(round, &self.player, self.n);
+        let bytes = std::fs::read(&copy).map_err(|e| Error::io(&copy, e))?;
+        let expected = self.archived.as_ref().unwrap_or(&self.sha256);
+        // Archives written before `archived` existed hold a redacted token without its hash.
+        let older_redacted = self.archived.is_none()
+            && bytes
+                .windows(crate::redact::MARK.len())
+                .any(|w| w == crate::redact::MARK.as_bytes());
+        if sha256_hex(&bytes) != *expected && !older_redacted {
+            let field = if self.archived.is_some() {
+                "archived"
+            } else {
+                "sha256"
+            };
+            return Err(Error::invalid(
+                dir.receipts(round),
+                format!("receipt[{index}].{field}"),
+                format!(
+                    "does not match {} (the receipt or the copy was edited); restore both from git",
+                    copy.display()
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn is_sha256(text: &str) -> bool {
+    text.len() == 64
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }

@@ -5,7 +5,7 @@
 use crate::app::WithGame;
 use crate::context::{GameContext, StateFile};
 use crate::error::{Error, Result};
-use crate::game_dir::{read_optional, read_string, write_atomic};
+use crate::game_dir::{read_string, write_atomic};
 use crate::games::Game;
 use crate::problem::Problem;
 use crate::receipts::Receipts;
@@ -41,10 +41,8 @@ impl WithGame for Replay<'_> {
             let round = G::round(&state);
             let index = G::rounds_played(&state);
             let receipts_path = ctx.dir.receipts(round);
-            let receipts = match read_optional(&receipts_path)? {
-                Some(text) => Receipts::parse(&receipts_path, &text)?,
-                None => Receipts::default(),
-            };
+            let receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
+            receipts.verify_archive(&ctx.dir, round)?;
             for receipt in &receipts.list {
                 let outcome = reapply::<G>(ctx, &mut state, round, receipt)?;
                 let problems: Vec<String> = outcome.problems.iter().map(Problem::short).collect();
@@ -73,10 +71,7 @@ impl WithGame for Replay<'_> {
             applied = 0;
             out.rounds += 1;
         }
-        let file = StateFile {
-            receipts_applied: applied,
-            game: state,
-        };
+        let file = StateFile::new(ctx, applied, state);
         out.compare(
             &ctx.dir.state_toml(),
             toml::to_string(&file).expect("state serializes").as_bytes(),

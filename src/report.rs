@@ -2,7 +2,6 @@
 //! so a report is always a function of `result.toml`, game.toml and the templates.
 
 use crate::clock;
-use crate::config::parse_host_file;
 use crate::context::GameContext;
 use crate::error::Result;
 use crate::games::{Game, RoundResult};
@@ -83,7 +82,7 @@ impl ResultFile {
     }
 
     pub fn parse(path: &Path, text: &str) -> Result<ResultFile> {
-        parse_host_file(path, text)
+        crate::host_file::parse(path, text)
     }
 
     /// The file's text. Serialized a player at a time: the same text as one `toml::to_string`

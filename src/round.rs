@@ -70,10 +70,7 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
         Some(f) => f.clone(),
         None => {
             report.set_up = true;
-            StateFile {
-                receipts_applied: 0,
-                game: setup::<G>(ctx)?,
-            }
+            StateFile::new(ctx, 0, setup::<G>(ctx)?)
         }
     };
     report.round = G::round(&file.game);
@@ -133,10 +130,7 @@ fn play_round<G: Game>(
     let info = ctx.game_info(round, index, None);
     plan.dir(ctx.dir.submissions(round));
     let receipts_path = ctx.dir.receipts(round);
-    let mut receipts = match crate::game_dir::read_optional(&receipts_path)? {
-        Some(text) => Receipts::parse(&receipts_path, &text)?,
-        None => Receipts::default(),
-    };
+    let mut receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
     if file.receipts_applied > receipts.list.len() {
         return Err(Error::invalid(
             ctx.dir.state_toml(),
@@ -190,14 +184,25 @@ fn play_round<G: Game>(
         if last.is_some_and(|r| r.sha256 == sha256) {
             continue;
         }
+        if let Some(i) = latest.get(&player) {
+            // A new version: the one it follows must be what its receipt says, or a hand edit
+            // of receipts.toml would pass for a version the player never sent.
+            receipts.list[*i].verify(&ctx.dir, round, *i)?;
+        }
         let n = last.map_or(1, |r| r.n + 1);
-        let screened = screen(&bytes, ctx.secrets.tokens.get(&player).map(String::as_str));
+        let screened = screen(
+            &bytes,
+            ctx.secrets.tokens.get(&player).map(String::as_str),
+            &ctx.secrets.redactor,
+        );
         let refused = screened.doc.is_err();
         let mut outcome = match &screened.doc {
             Ok(doc) => G::receive(&mut file.game, &player, doc),
             Err(problem) => Outcome::refused(problem.clone()),
         };
         explain_default::<G>(&file.game, &player, &mut outcome);
+        outcome.redact(&ctx.secrets.redactor);
+        let archived = (screened.archive != bytes).then(|| sha256_hex(&screened.archive));
         mail.plan
             .file(ctx.dir.received(round, &player, n), screened.archive);
         let origin = origins.origin.get(&player).filter(|o| o.sha256 == sha256);
@@ -206,6 +211,7 @@ fn play_round<G: Game>(
             n,
             at: clock::rfc3339(opts.now),
             sha256,
+            archived,
             source: origin.map_or_else(|| "file".to_owned(), |o| o.source.clone()),
             message_id: origin.and_then(|o| o.message_id.clone()),
             valid: outcome.valid,
@@ -287,10 +293,7 @@ fn play_round<G: Game>(
     if let Some(next) = next_round {
         mail.plan.dir(ctx.dir.submissions(next));
     }
-    *file = StateFile {
-        receipts_applied: 0,
-        game: resolution.state,
-    };
+    *file = StateFile::new(ctx, 0, resolution.state);
     mail.report.resolved = Some(round);
     Ok(())
 }
@@ -374,6 +377,7 @@ pub fn reapply<G: Game>(
         G::receive(state, &receipt.player, &doc)
     };
     explain_default::<G>(state, &receipt.player, &mut outcome);
+    outcome.redact(&ctx.secrets.redactor);
     Ok(outcome)
 }
 

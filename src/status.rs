@@ -4,7 +4,7 @@ use crate::app::WithGame;
 use crate::clock;
 use crate::context::GameContext;
 use crate::error::Result;
-use crate::game_dir::{SubmissionEntry, read_optional};
+use crate::game_dir::SubmissionEntry;
 use crate::games::Game;
 use crate::receipts::Receipts;
 use crate::submission::sha256_hex;
@@ -48,11 +48,7 @@ impl WithGame for Status<'_> {
                 "Deadline: none scheduled; resolve with `adjudicate round --force`"
             ),
         };
-        let receipts_path = ctx.dir.receipts(round);
-        let receipts = match read_optional(&receipts_path)? {
-            Some(text) => Receipts::parse(&receipts_path, &text)?,
-            None => Receipts::default(),
-        };
+        let receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
         let on_disk: Vec<_> = ctx
             .dir
             .submission_entries(round)?

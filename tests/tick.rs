@@ -152,7 +152,7 @@ fn a_broken_state_toml_exits_65_and_changes_nothing() {
     assert_eq!(run.code, 65);
     assert!(
         run.stderr
-            .contains("state.toml:3:9: unknown variant `lunch`"),
+            .contains("state.toml:4:9: unknown variant `lunch`"),
         "{}",
         run.stderr
     );
@@ -283,7 +283,9 @@ fn tokens_are_required_checked_and_redacted_in_the_archive() {
     tick(dir, BEFORE_DEADLINE, &["-q"]);
     let receipts = fs::read_to_string(dir.join("rounds/001/receipts.toml")).unwrap();
     assert!(
-        receipts.contains("valid = false\nproblems = [\"token does not match\"]"),
+        receipts.contains(
+            "valid = false\nproblems = ['token is missing: add token = \"…\" as the first line']"
+        ),
         "{receipts}"
     );
 

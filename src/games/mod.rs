@@ -93,6 +93,24 @@ impl Outcome {
             ..Outcome::default()
         }
     }
+
+    /// Blanks out any token the texts quote back (a value written with escapes reaches the rules
+    /// unredacted: `"\u0061bc"` is `"abc"`).
+    pub fn redact(&mut self, redactor: &crate::redact::Redactor) {
+        let texts = self
+            .problems
+            .iter_mut()
+            .map(|p| &mut p.message)
+            .chain(self.understood.iter_mut())
+            .chain(self.answers.iter_mut())
+            .chain(self.notices.iter_mut().map(|n| &mut n.text))
+            .chain(self.if_not_fixed.iter_mut());
+        for text in texts {
+            if redactor.finds(text) {
+                *text = redactor.redact(text).into_owned();
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -175,6 +193,50 @@ pub(crate) fn given<C: crate::doc::Choice>(
         .map(Some)
 }
 
+/// The largest garnet balance game.toml or state.toml may hold: far above any real game, and far
+/// enough below `i64::MAX` that no sum of a round's gains and costs can overflow.
+pub const MAX_GARNETS: i64 = 1_000_000_000;
+
+/// A balance read from a host file: `Err` says what is wrong with it.
+pub fn check_garnets(garnets: i64) -> Result<(), String> {
+    if (0..=MAX_GARNETS).contains(&garnets) {
+        Ok(())
+    } else {
+        Err(format!(
+            "is {garnets}; a balance is from 0 to {MAX_GARNETS}"
+        ))
+    }
+}
+
+/// Checks every player's balance in a state (`players.<id>.garnets`).
+pub(crate) fn check_balances<V>(
+    players: &BTreeMap<PlayerId, V>,
+    garnets: impl Fn(&V) -> i64,
+) -> Result<(), SetupError> {
+    for (id, p) in players {
+        check_garnets(garnets(p)).map_err(|message| SetupError {
+            key: format!("players.{id}.garnets"),
+            message,
+        })?;
+    }
+    Ok(())
+}
+
+/// Checks that every id a state refers to (`key` names where) is a player of the game.
+pub(crate) fn check_refs<'a, V>(
+    players: &BTreeMap<PlayerId, V>,
+    key: &str,
+    ids: impl IntoIterator<Item = &'a PlayerId>,
+) -> Result<(), SetupError> {
+    match ids.into_iter().find(|id| !players.contains_key(*id)) {
+        Some(id) => Err(SetupError {
+            key: key.to_owned(),
+            message: format!("`{id}` is not a player of this game"),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// A result struct as the table it becomes in result.toml.
 pub(crate) fn to_table<T: Serialize>(value: &T) -> toml::Table {
     toml::Table::try_from(value).expect("result structs serialize to tables")
@@ -188,11 +250,16 @@ pub trait Game {
 
     fn setup(setup: &Setup<'_>) -> Result<Self::State, SetupError>;
 
-    /// Checks a state that a host may have edited by hand; the error names the key.
+    /// Checks a state that a host may have edited by hand (balances in range, every id it refers
+    /// to a player, cards or orbs conserved); the error names the key. Whatever passes here, the
+    /// rules must not panic on. The tick checks separately that `roster` is game.toml's players.
     fn check_state(state: &Self::State) -> Result<(), SetupError> {
         let _ = state;
         Ok(())
     }
+
+    /// Every player of the game, eliminated ones included, in id order.
+    fn roster(state: &Self::State) -> Vec<&PlayerId>;
 
     /// The game's own number of the round being played now.
     fn round(state: &Self::State) -> u32;

@@ -11,7 +11,6 @@
 pub mod chat;
 pub mod message;
 
-use crate::config::parse_host_file;
 use crate::context::GameContext;
 use crate::error::{Error, Result};
 use crate::game_dir::{read_optional, write_atomic};
@@ -70,7 +69,7 @@ pub fn origins_path(ctx: &GameContext, round: u32) -> PathBuf {
 pub fn read_origins(ctx: &GameContext, round: u32) -> Result<Origins> {
     let path = origins_path(ctx, round);
     match read_optional(&path)? {
-        Some(text) => parse_host_file(&path, &text),
+        Some(text) => crate::host_file::parse(&path, &text),
         None => Ok(Origins::default()),
     }
 }

@@ -139,6 +139,10 @@ impl Game for FinalRitual {
         state.finished
     }
 
+    fn roster(state: &State) -> Vec<&PlayerId> {
+        state.players.keys().collect()
+    }
+
     fn expected(state: &State) -> Vec<PlayerId> {
         if state.finished {
             Vec::new()

@@ -102,6 +102,15 @@ impl Game for GodRace {
                 message,
             })
         };
+        crate::games::check_balances(&state.players, |p| p.garnets)?;
+        for (id, p) in &state.players {
+            let gifts = p.live.candles.iter().flat_map(|c| &c.give).map(|g| &g.to);
+            crate::games::check_refs(
+                &state.players,
+                &format!("players.{id}.live.candles.give"),
+                gifts,
+            )?;
+        }
         let expected = 3 * state.players.len() as u32 + 5;
         let in_play = resolve::orbs_in_play(state);
         if state.round >= 1 && !state.finished && in_play != expected {
@@ -149,6 +158,10 @@ impl Game for GodRace {
 
     fn is_over(state: &State) -> bool {
         state.finished
+    }
+
+    fn roster(state: &State) -> Vec<&PlayerId> {
+        state.players.keys().collect()
     }
 
     fn expected(state: &State) -> Vec<PlayerId> {

@@ -141,6 +141,42 @@ impl Game for PlanarControl {
         state.phase == Phase::Over
     }
 
+    /// Balances in range, a plan's cost within its balance, every player it names a player.
+    fn check_state(state: &State) -> Result<(), SetupError> {
+        use crate::games::{check_balances, check_refs};
+        let players = &state.players;
+        check_balances(players, |p| p.garnets)?;
+        for (id, p) in players {
+            let key = format!("players.{id}.live");
+            let live = &p.live;
+            check_refs(players, &format!("{key}.vote"), &live.vote)?;
+            check_refs(
+                players,
+                &format!("{key}.divine"),
+                live.divine.iter().flatten(),
+            )?;
+            check_refs(
+                players,
+                &format!("{key}.eliminate"),
+                live.eliminate.values(),
+            )?;
+            if !(0..=p.garnets).contains(&live.spend) {
+                return Err(SetupError {
+                    key: format!("{key}.spend"),
+                    message: format!(
+                        "is {}; a vote spends from 0 to the player's {} garnets",
+                        live.spend, p.garnets
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn roster(state: &State) -> Vec<&PlayerId> {
+        state.players.keys().collect()
+    }
+
     fn expected(state: &State) -> Vec<PlayerId> {
         match state.phase {
             Phase::Main => state.players.keys().cloned().collect(),

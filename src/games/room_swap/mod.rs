@@ -93,6 +93,34 @@ impl Game for RoomSwap {
         state.phase == Phase::Over
     }
 
+    /// Balances in range, and every player the state names is a player of the game.
+    fn check_state(state: &State) -> Result<(), SetupError> {
+        use crate::games::{check_balances, check_refs};
+        let players = &state.players;
+        check_balances(players, |p| p.garnets)?;
+        check_refs(players, "contenders", &state.contenders)?;
+        check_refs(players, "token_giver", &state.token_giver)?;
+        if let Some(o) = &state.outcome {
+            check_refs(players, "outcome.winners", &o.winners)?;
+            check_refs(players, "outcome.elimination", &o.elimination)?;
+        }
+        for (id, p) in players {
+            let key = format!("players.{id}.live");
+            check_refs(players, &format!("{key}.peeked"), &p.live.peeked)?;
+            check_refs(
+                players,
+                &format!("{key}.blocked"),
+                p.live.blocked.iter().map(|b| &b.player),
+            )?;
+            check_refs(players, &format!("{key}.give_token"), &p.live.give_token)?;
+        }
+        Ok(())
+    }
+
+    fn roster(state: &State) -> Vec<&PlayerId> {
+        state.players.keys().collect()
+    }
+
     fn expected(state: &State) -> Vec<PlayerId> {
         state.playing()
     }

@@ -1,0 +1,187 @@
+//! Host files (game.toml, secrets.toml, state.toml, receipts.toml, result.toml) are input too, read
+//! as strictly as a submission: a syntax or type error is `file:line:col: message`, and a key the
+//! format does not have is an error naming it, never skipped (a misspelt `garnet = 7` must not
+//! silently become a balance of 0).
+
+use crate::error::{Error, Result};
+use crate::problem::LineIndex;
+use serde::de::DeserializeOwned;
+use std::path::Path;
+use toml::de::{DeTable, DeValue};
+
+/// Deserializes a host file; every key must be one `T` reads.
+pub fn parse<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T> {
+    parse_allowing(path, text, &[])
+}
+
+/// Like `parse`, for a file read in more than one pass: the top-level keys in `others` belong to
+/// another pass and are not unknown.
+pub fn parse_allowing<T: DeserializeOwned>(path: &Path, text: &str, others: &[&str]) -> Result<T> {
+    let syntax = |e: toml::de::Error| {
+        let at = e
+            .span()
+            .map_or_else(String::new, |span| at(text, span.start));
+        Error::invalid(path, at, e.message().trim_end().to_owned())
+    };
+    let de = toml::Deserializer::parse(text).map_err(syntax)?;
+    let mut unknown: Option<Vec<String>> = None;
+    let value: T = serde_ignored::deserialize(de, |p| {
+        let key = segments(&p);
+        let other = key.len() == 1 && others.contains(&key[0].as_str());
+        if unknown.is_none() && !other {
+            unknown = Some(key);
+        }
+    })
+    .map_err(syntax)?;
+    match unknown {
+        None => Ok(value),
+        Some(key) => {
+            let dotted = dotted(&key);
+            let place = DeTable::parse(text)
+                .ok()
+                .and_then(|t| locate(t.get_ref(), &key))
+                .map(|offset| format!("{} ", at(text, offset)))
+                .unwrap_or_default();
+            Err(Error::invalid(
+                path,
+                dotted.clone(),
+                format!(
+                    "{place}unknown key `{}`: this file has no such key (misspelt? remove it or fix its name)",
+                    key.last().map_or(dotted.as_str(), String::as_str)
+                ),
+            ))
+        }
+    }
+}
+
+/// `line:col` of a byte offset.
+fn at(text: &str, offset: usize) -> String {
+    let pos = LineIndex::new(text).pos(offset);
+    format!("{}:{}", pos.line, pos.col)
+}
+
+/// The keys and indexes leading to an ignored value (options and newtypes are not keys).
+fn segments(path: &serde_ignored::Path<'_>) -> Vec<String> {
+    use serde_ignored::Path as P;
+    let mut out = match path {
+        P::Root => return Vec::new(),
+        P::Seq { parent, .. }
+        | P::Map { parent, .. }
+        | P::Some { parent }
+        | P::NewtypeStruct { parent }
+        | P::NewtypeVariant { parent } => segments(parent),
+    };
+    match path {
+        P::Seq { index, .. } => out.push(index.to_string()),
+        P::Map { key, .. } => out.push(key.clone()),
+        _ => {}
+    }
+    out
+}
+
+/// `players.alice.garnet`, `receipt[2].sha`.
+fn dotted(key: &[String]) -> String {
+    let mut out = String::new();
+    for k in key {
+        if k.parse::<usize>().is_ok() {
+            out.push_str(&format!("[{k}]"));
+        } else {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(k);
+        }
+    }
+    out
+}
+
+/// The byte offset of the key at `key` in the document, if it can be found.
+fn locate(table: &DeTable<'_>, key: &[String]) -> Option<usize> {
+    let (first, rest) = key.split_first()?;
+    let (k, v) = table.iter().find(|(k, _)| k.get_ref() == first)?;
+    if rest.is_empty() {
+        return Some(k.span().start);
+    }
+    locate_in(v.get_ref(), rest)
+}
+
+fn locate_in(value: &DeValue<'_>, key: &[String]) -> Option<usize> {
+    match value {
+        DeValue::Table(t) => locate(t, key),
+        DeValue::Array(items) => {
+            let (index, rest) = key.split_first()?;
+            let item = items.get(index.parse::<usize>().ok()?)?;
+            if rest.is_empty() {
+                return Some(item.span().start);
+            }
+            locate_in(item.get_ref(), rest)
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+    use std::collections::BTreeMap;
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)] // read only to be deserialized
+    struct Player {
+        garnets: i64,
+        #[serde(default)]
+        live: Option<Live>,
+    }
+
+    #[derive(Debug, Deserialize, Default)]
+    #[allow(dead_code)]
+    struct Live {
+        #[serde(default)]
+        room: Option<String>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct File {
+        round: u32,
+        players: BTreeMap<String, Player>,
+        #[serde(default)]
+        list: Vec<Live>,
+    }
+
+    fn error(text: &str) -> String {
+        parse::<File>(Path::new("state.toml"), text)
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn a_misspelt_key_is_named_with_its_place() {
+        assert_eq!(
+            error("round = 1\n[players.alice]\ngarnets = 1\ngarnet = 7\n"),
+            "state.toml: players.alice.garnet: 4:1 unknown key `garnet`: this file has no such key (misspelt? remove it or fix its name)"
+        );
+        let e = error("round = 1\n[players.a]\ngarnets = 1\nlive = { rom = \"x\" }\n");
+        assert!(
+            e.contains("players.a.live.rom: 4:10 unknown key `rom`"),
+            "{e}"
+        );
+        let e = error("round = 1\nplayers = {}\n[[list]]\nroom = \"a\"\n[[list]]\nx = 1\n");
+        assert!(e.contains("list[1].x: 6:1"), "{e}");
+    }
+
+    #[test]
+    fn type_and_range_errors_have_line_and_column() {
+        assert!(error("round = -1\nplayers = {}\n").starts_with("state.toml:1:9:"));
+        assert!(error("round = 1\n[players.a]\ngarnets = \"x\"\n").starts_with("state.toml:3:11:"));
+        assert!(error("round = 1\n").contains("missing field `players`"));
+    }
+
+    #[test]
+    fn keys_of_another_pass_are_allowed_at_the_top_only() {
+        let text = "round = 1\nreceipts_applied = 2\nplayers = {}\n";
+        assert!(parse_allowing::<File>(Path::new("s"), text, &["receipts_applied"]).is_ok());
+        assert!(parse::<File>(Path::new("s"), text).is_err());
+    }
+}
