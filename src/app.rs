@@ -304,6 +304,12 @@ fn summary(ctx: &GameContext, opts: &TickOptions, r: &TickReport, started: Insta
     if r.set_up {
         line(format!("set up the game from seed {}", ctx.config.seed));
     }
+    if r.swept > 0 {
+        line(format!(
+            "removed {} temp file(s) left by an interrupted run",
+            r.swept
+        ));
+    }
     for stray in &r.strays {
         line(format!("warning: submissions/{stray}"));
     }

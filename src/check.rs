@@ -1,5 +1,6 @@
 //! `check`: everything that can be wrong before a tick finds it. The game directory (game.toml,
-//! secrets.toml, templates, state.toml, the current round's submissions) or one submission file,
+//! secrets.toml, templates, state.toml, every round's receipts.toml against its `received/`
+//! copies and result.toml, the current round's submissions) or one submission file,
 //! each problem printed as `file:line:col: message`. Reads only; never writes.
 
 use crate::app::WithGame;
@@ -8,6 +9,8 @@ use crate::error::{Error, Result};
 use crate::game_dir::SubmissionEntry;
 use crate::games::Game;
 use crate::player_id::PlayerId;
+use crate::receipts::Receipts;
+use crate::report::ResultFile;
 use crate::submission::screen;
 use std::path::{Path, PathBuf};
 
@@ -30,6 +33,13 @@ impl WithGame for Check<'_> {
             Some(file) => file.game,
             None => fresh,
         };
+        // The archive: every receipt against its copy, every result against game.toml.
+        for round in crate::replay::round_folders(ctx)? {
+            Receipts::load(&ctx.dir, &ctx.config, round)?.verify_archive(&ctx.dir, round)?;
+            if ctx.dir.result(round).is_file() {
+                ResultFile::load(ctx, round)?;
+            }
+        }
         if let Some(file) = self.file {
             let stem = file
                 .file_stem()
@@ -89,7 +99,7 @@ fn check_file<G: Game>(
         Ok(doc) => G::receive(state, player, &doc),
         Err(problem) => crate::games::Outcome::refused(problem),
     };
-    outcome.redact(&ctx.secrets.redactor);
+    crate::round::finish::<G>(ctx, state, player, &mut outcome);
     let problems = outcome.problems;
     Ok(problems.iter().map(|p| p.with_file(&shown)).collect())
 }

@@ -99,6 +99,38 @@ impl GameDir {
         self.root.join("templates")
     }
 
+    /// Removes the temp files a killed run left behind (named `.adjudicate-*`, never renamed into
+    /// place) from the folders a tick or `ingest` writes into: the root, `outbox/`, and the given
+    /// rounds' folders. Call it only under the lock: another run's temp files are live. Returns
+    /// how many were removed.
+    pub fn sweep_temp(&self, rounds: &[u32]) -> Result<usize> {
+        let mut folders = vec![self.root.clone(), self.outbox()];
+        for round in rounds {
+            let folder = self.round(*round);
+            folders.extend(["received", "private", "submissions"].map(|f| folder.join(f)));
+            folders.push(folder);
+        }
+        let mut removed = 0;
+        for folder in folders {
+            let Ok(entries) = fs::read_dir(&folder) else {
+                continue; // not created yet
+            };
+            for entry in entries {
+                let entry = entry.map_err(|e| Error::io(&folder, e))?;
+                let ours = entry
+                    .file_name()
+                    .to_str()
+                    .is_some_and(|n| n.starts_with(TEMP_PREFIX));
+                if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
+                    let path = entry.path();
+                    fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+                    removed += 1;
+                }
+            }
+        }
+        Ok(removed)
+    }
+
     /// Takes the exclusive lock, or fails at once with `Error::Locked` if another run holds it.
     pub fn lock(&self) -> Result<Lock> {
         let path = self.root.join(".adjudicate.lock");
@@ -155,6 +187,9 @@ impl GameDir {
     }
 }
 
+/// The name every temp file starts with (the lock is `.adjudicate.lock`, not swept).
+pub const TEMP_PREFIX: &str = ".adjudicate-";
+
 pub fn read_string(path: &Path) -> Result<String> {
     fs::read_to_string(path).map_err(|e| match e.kind() {
         ErrorKind::InvalidData => Error::invalid(path, "", "not UTF-8 text"),
@@ -194,7 +229,7 @@ pub fn replace(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
     let folder = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(folder).map_err(|e| Error::io(folder, e))?;
     let mut tmp = tempfile::Builder::new()
-        .prefix(".adjudicate-")
+        .prefix(TEMP_PREFIX)
         .tempfile_in(folder)
         .map_err(|e| Error::io(folder, e))?;
     tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
@@ -221,6 +256,34 @@ mod tests {
         write_atomic(&path, b"two").unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"two");
         assert_eq!(fs::read_dir(path.parent().unwrap()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn temp_files_left_by_a_killed_run_are_swept_and_nothing_else() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = GameDir::new(tmp.path());
+        let keep = [
+            dir.root().join(".adjudicate.lock"),
+            dir.root().join("state.toml"),
+            dir.submissions(1).join("alice.toml"),
+            dir.submissions(1).join(".alice.toml.swp"),
+            dir.round(2).join(".adjudicate-old"), // not a round being swept
+        ];
+        let swept = [
+            dir.root().join(".adjudicate-Ab12"),
+            dir.outbox().join(".adjudicate-x"),
+            dir.round(1).join("private").join(".adjudicate-y"),
+            dir.round(1).join("received").join(".adjudicate-z"),
+            dir.submissions(1).join(".adjudicate-w"),
+            dir.round(0).join(".adjudicate-v"),
+        ];
+        for path in keep.iter().chain(&swept) {
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, "x").unwrap();
+        }
+        assert_eq!(dir.sweep_temp(&[0, 1]).unwrap(), swept.len());
+        assert!(keep.iter().all(|p| p.exists()));
+        assert!(swept.iter().all(|p| !p.exists()));
     }
 
     #[test]

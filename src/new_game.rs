@@ -22,7 +22,18 @@ struct PlayersFile {
     players: Vec<toml::Table>,
 }
 
-/// Writes `game_dir/game.toml`; returns a description of what was written.
+/// What a game directory kept in git must not commit: the lock, temp files of an interrupted
+/// run, the secrets, and the submission files as players sent them (they may hold a token; the
+/// archive keeps each version in `received/`, redacted).
+const GITIGNORE: &str = "\
+# written by `adjudicate new`
+.adjudicate.lock
+.adjudicate-*
+secrets.toml
+rounds/*/submissions/
+";
+
+/// Writes `game_dir/game.toml` and `.gitignore`; returns a description of what was written.
 pub fn create(game: &str, game_dir: &Path, players: Option<&Path>) -> Result<String> {
     let id = GameId::parse(game).ok_or_else(|| {
         Error::Usage(format!(
@@ -74,7 +85,8 @@ pub fn create(game: &str, game_dir: &Path, players: Option<&Path>) -> Result<Str
     let path = game_dir.join("game.toml");
     GameConfig::parse(&path, &text)?; // what we write must load
     write_atomic(&path, text.as_bytes())?;
-    Ok("game.toml".into())
+    write_atomic(&game_dir.join(".gitignore"), GITIGNORE.as_bytes())?;
+    Ok("game.toml and .gitignore".into())
 }
 
 /// `sample` with its `[[players]]` replaced by `players`, if given.

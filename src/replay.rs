@@ -5,7 +5,7 @@
 use crate::app::WithGame;
 use crate::context::{GameContext, StateFile};
 use crate::error::{Error, Result};
-use crate::game_dir::{read_string, write_atomic};
+use crate::game_dir::write_atomic;
 use crate::games::Game;
 use crate::problem::Problem;
 use crate::receipts::Receipts;
@@ -29,6 +29,8 @@ impl WithGame for Replay<'_> {
 
     fn run<G: Game>(self) -> Result<ReplayOutcome> {
         let ctx = self.ctx;
+        // The same checks as a tick: a seed or players changed since set-up are an error.
+        ctx.load_state::<G>()?;
         let renderer = ctx.renderer()?;
         let mut out = ReplayOutcome::default();
         let mut state = setup::<G>(ctx)?;
@@ -133,6 +135,14 @@ fn first_difference(actual: &[u8], expected: &[u8]) -> String {
 
 /// The resolved rounds on disk, in order.
 pub fn resolved_rounds(ctx: &GameContext) -> Result<Vec<u32>> {
+    Ok(round_folders(ctx)?
+        .into_iter()
+        .filter(|n| ctx.dir.result(*n).is_file())
+        .collect())
+}
+
+/// Every round folder on disk (`rounds/NNN`), in order.
+pub fn round_folders(ctx: &GameContext) -> Result<Vec<u32>> {
     let rounds = ctx.dir.rounds();
     if !rounds.is_dir() {
         return Ok(Vec::new());
@@ -148,7 +158,6 @@ pub fn resolved_rounds(ctx: &GameContext) -> Result<Vec<u32>> {
             .file_name()
             .to_str()
             .and_then(|s| s.parse::<u32>().ok())
-            && ctx.dir.result(n).is_file()
         {
             found.push(n);
         }
@@ -178,8 +187,7 @@ impl WithGame for Rerender<'_> {
             None => resolved_rounds(ctx)?,
         };
         for &n in &rounds {
-            let path = ctx.dir.result(n);
-            let result = ResultFile::parse(&path, &read_string(&path)?)?;
+            let result = ResultFile::load(ctx, n)?;
             let reports = result.render::<G>(ctx, &renderer)?;
             write_atomic(&ctx.dir.public(n), reports.public.as_bytes())?;
             for (player, text) in &reports.private {

@@ -3,7 +3,7 @@
 
 use crate::clock;
 use crate::context::GameContext;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::games::{Game, RoundResult};
 use crate::player_id::PlayerId;
 use crate::render::{Kind, PrivateContext, PublicContext, Renderer};
@@ -83,6 +83,55 @@ impl ResultFile {
 
     pub fn parse(path: &Path, text: &str) -> Result<ResultFile> {
         crate::host_file::parse(path, text)
+    }
+
+    /// Round `round`'s result.toml, checked against game.toml: the game, the round, and every
+    /// player it names.
+    pub fn load(ctx: &GameContext, round: u32) -> Result<ResultFile> {
+        let path = ctx.dir.result(round);
+        let result = ResultFile::parse(&path, &crate::game_dir::read_string(&path)?)?;
+        let bad = |key: &str, message: String| Err(Error::invalid(&path, key, message));
+        if result.meta.game != ctx.config.game.name() {
+            return bad(
+                "meta.game",
+                format!(
+                    "is `{}` but game.toml plays `{}`",
+                    result.meta.game,
+                    ctx.config.game.name()
+                ),
+            );
+        }
+        if result.meta.round != round {
+            return bad(
+                "meta.round",
+                format!(
+                    "is {} but the file is in round {round}'s folder",
+                    result.meta.round
+                ),
+            );
+        }
+        let named = result.private.keys().map(|id| ("private", id));
+        let named = named.chain(result.garnets.keys().map(|id| ("garnets", id)));
+        for (table, id) in named {
+            if ctx.config.player(id).is_none() {
+                return bad(
+                    &format!("{table}.{id}"),
+                    "is not a player of game.toml".into(),
+                );
+            }
+        }
+        for (id, change) in &result.garnets {
+            if change.unsigned_abs() > crate::games::MAX_GARNETS.unsigned_abs() {
+                return bad(
+                    &format!("garnets.{id}"),
+                    format!(
+                        "is {change}; a round changes a balance by at most {}",
+                        crate::games::MAX_GARNETS
+                    ),
+                );
+            }
+        }
+        Ok(result)
     }
 
     /// The file's text. Serialized a player at a time: the same text as one `toml::to_string`

@@ -49,6 +49,8 @@ pub struct TickReport {
     /// What the send step did (`None`: mail is off, `--no-send`, or a dry run).
     pub mail: Option<SendReport>,
     pub strays: Vec<String>,
+    /// Temp files of a killed run removed.
+    pub swept: usize,
     /// Dry run: what would have been written (path, bytes; `None` for a folder).
     pub planned: Vec<(PathBuf, Option<usize>)>,
 }
@@ -75,6 +77,10 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
     };
     report.round = G::round(&file.game);
     report.over = G::is_over(&file.game);
+    if !opts.dry_run {
+        // A killed tick wrote only into round 0 (the opening) and the round being played.
+        report.swept = ctx.dir.sweep_temp(&[0, report.round])?;
+    }
     if report.set_up
         && let Some(opening) = G::opening(&file.game)
     {
@@ -200,8 +206,7 @@ fn play_round<G: Game>(
             Ok(doc) => G::receive(&mut file.game, &player, doc),
             Err(problem) => Outcome::refused(problem.clone()),
         };
-        explain_default::<G>(&file.game, &player, &mut outcome);
-        outcome.redact(&ctx.secrets.redactor);
+        finish::<G>(ctx, &file.game, &player, &mut outcome);
         let archived = (screened.archive != bytes).then(|| sha256_hex(&screened.archive));
         mail.plan
             .file(ctx.dir.received(round, &player, n), screened.archive);
@@ -352,11 +357,21 @@ fn publish<G: Game>(
     Ok(())
 }
 
-/// An invalid version of a player who plays this round says what the deadline will do.
-fn explain_default<G: Game>(state: &G::State, player: &PlayerId, outcome: &mut Outcome) {
+/// What every path that reads a version (tick, crash recovery, `replay`, `check`) does to the
+/// rules' outcome, so all say the same: an invalid version of a player who plays this round says
+/// what the deadline will do; no token is quoted back; the problems are in line order and
+/// bounded (`Outcome::bound`).
+pub fn finish<G: Game>(
+    ctx: &GameContext,
+    state: &G::State,
+    player: &PlayerId,
+    outcome: &mut Outcome,
+) {
     if !outcome.valid && outcome.if_not_fixed.is_none() && G::plays(state, player) {
         outcome.if_not_fixed = Some(G::if_not_fixed(state, player));
     }
+    outcome.redact(&ctx.secrets.redactor);
+    outcome.bound();
 }
 
 /// Applies an archived version again (crash recovery and `replay`): a refused version changes
@@ -376,8 +391,7 @@ pub fn reapply<G: Game>(
             .map_err(|p| Error::invalid(&path, format!("{}", p.line.unwrap_or(0)), p.message))?;
         G::receive(state, &receipt.player, &doc)
     };
-    explain_default::<G>(state, &receipt.player, &mut outcome);
-    outcome.redact(&ctx.secrets.redactor);
+    finish::<G>(ctx, state, &receipt.player, &mut outcome);
     Ok(outcome)
 }
 

@@ -99,7 +99,7 @@ fn replay_reproduces_every_file_and_finds_a_tampered_one() {
 }
 
 #[test]
-fn replay_notices_a_changed_seed() {
+fn a_seed_changed_mid_game_is_refused_by_replay_round_and_check() {
     let game = example_game();
     let dir = game.path();
     play_script(dir);
@@ -107,12 +107,16 @@ fn replay_notices_a_changed_seed() {
         .unwrap()
         .replace("seed = 20261130", "seed = 7");
     fs::write(dir.join("game.toml"), toml).unwrap();
-    let run = adjudicate(["replay".as_ref(), dir.as_os_str()]);
-    assert_eq!(
-        run.code, 1,
-        "Frank's default room in round 2 depends on the seed: {}",
-        run.stdout
-    );
+    for command in ["replay", "round", "check", "status"] {
+        let run = adjudicate([command.as_ref(), dir.as_os_str()]);
+        assert_eq!(run.code, 65, "{command}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr
+                .contains("game.toml: seed: is 7 but this game was dealt with seed = 20261130"),
+            "{command}: {}",
+            run.stderr
+        );
+    }
 }
 
 #[test]

@@ -11,6 +11,7 @@ mod endings;
 mod example;
 mod final_ritual;
 mod god_race;
+mod host_files;
 mod ingest;
 mod mail;
 mod planar_control;

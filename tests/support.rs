@@ -177,8 +177,13 @@ pub fn play_script_with(dir: &Path, after: impl FnMut(&str)) {
 
 /// Plays the script of `example` into `dir`; the word `bot` runs `scripts/bot.py`, which answers
 /// for every player of a God Race (as `make demo` does).
-pub fn play_example(dir: &Path, example: &Path, mut after: impl FnMut(&str)) {
-    for (now, files) in script_of(example) {
+pub fn play_example(dir: &Path, example: &Path, after: impl FnMut(&str)) {
+    play_ticks(dir, example, usize::MAX, after);
+}
+
+/// Plays the first `ticks` ticks of the script of `example` into `dir` (a game in progress).
+pub fn play_ticks(dir: &Path, example: &Path, ticks: usize, mut after: impl FnMut(&str)) {
+    for (now, files) in script_of(example).into_iter().take(ticks) {
         for file in files {
             if file == "bot" {
                 let status = Command::new("python3")

@@ -68,6 +68,11 @@ pub struct SetupError {
     pub message: String,
 }
 
+/// Problems listed per version; more are counted, not listed.
+pub const MAX_PROBLEMS: usize = 20;
+/// Characters of one problem, answer or understood line.
+pub const MAX_TEXT: usize = 240;
+
 /// What receiving one version of a submission did. Private to the sender, except `notices`, which
 /// go to the named players (and say nothing about who caused them).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -91,6 +96,34 @@ impl Outcome {
             valid: false,
             problems: vec![problem],
             ..Outcome::default()
+        }
+    }
+
+    /// Sorts the problems into line order (those about the whole file last) and keeps an acknowledgement and a receipt small
+    /// whatever the file holds: at most `MAX_PROBLEMS` problems, then one line saying how many
+    /// more; every text cut at `MAX_TEXT` characters (a quoted value can be a whole file).
+    pub fn bound(&mut self) {
+        self.problems
+            .sort_by_key(|p| (p.line.unwrap_or(usize::MAX), p.col.unwrap_or(0)));
+        let more = self.problems.len().saturating_sub(MAX_PROBLEMS);
+        if more > 0 {
+            self.problems.truncate(MAX_PROBLEMS);
+            self.problems.push(Problem::general(format!(
+                "… and {more} more problem(s) like these; fix the ones above and send the file again"
+            )));
+        }
+        let texts = self
+            .problems
+            .iter_mut()
+            .map(|p| &mut p.message)
+            .chain(self.understood.iter_mut())
+            .chain(self.answers.iter_mut())
+            .chain(self.notices.iter_mut().map(|n| &mut n.text));
+        for text in texts {
+            if let Some((cut, _)) = text.char_indices().nth(MAX_TEXT) {
+                text.truncate(cut);
+                text.push('…');
+            }
         }
     }
 
