@@ -18,3 +18,4 @@ mod planar_control;
 mod properties;
 mod secrecy;
 mod tick;
+mod tokens;
