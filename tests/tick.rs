@@ -334,3 +334,91 @@ fn the_summary_says_what_the_tick_did() {
     let quiet = tick(dir, BEFORE_DEADLINE, &["-q"]);
     assert_eq!(quiet.stdout, "");
 }
+
+/// How many times the tick at `now` in a copy of `dir` calls `syscall`.
+fn count_calls(dir: &Path, now: &str, syscall: &str) -> usize {
+    let copy = copy_of(dir);
+    let out = std::process::Command::new("strace")
+        .args(["-f", "-c", "-U", "name,calls", "-e"])
+        .arg(format!("trace={syscall}"))
+        .arg(env!("CARGO_BIN_EXE_adjudicate"))
+        .args(["round".as_ref(), copy.path().as_os_str()])
+        .args(["--now", now, "-q"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&out.stderr);
+    table
+        .lines()
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            (words.next() == Some(syscall)).then(|| words.next()?.parse().ok())?
+        })
+        .next()
+        .unwrap_or(0)
+}
+
+fn copy_of(dir: &Path) -> tempfile::TempDir {
+    let copy = tempfile::tempdir().unwrap();
+    for (path, bytes) in snapshot(dir) {
+        let to = copy.path().join(path);
+        fs::create_dir_all(to.parent().unwrap()).unwrap();
+        fs::write(to, bytes).unwrap();
+    }
+    copy
+}
+
+#[test]
+fn a_tick_killed_at_any_rename_is_finished_by_the_next_with_the_same_bytes_and_no_temp_file() {
+    let strace_works = std::process::Command::new("strace")
+        .args(["-f", "-o", "/dev/null", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        strace_works,
+        "this test needs strace (apt-get install strace; .ci/run installs it)"
+    );
+    // Round 1 received; the tick at the deadline resolves it, writes every report and mails them.
+    let game = example_game();
+    let dir = game.path();
+    tick(dir, BEFORE_DEADLINE, &["-q"]);
+    all_six(dir, 1);
+    tick(dir, "2026-12-02T10:00:00Z", &["-q"]);
+    let whole = copy_of(dir);
+    tick(whole.path(), AT_DEADLINE, &["-q"]);
+    let expected = snapshot(whole.path());
+
+    // Every write is a temp file renamed into place (renameat); mail moves to sent/ (rename).
+    let mut kill_points = 0;
+    for syscall in ["renameat", "rename"] {
+        let calls = count_calls(dir, AT_DEADLINE, syscall);
+        assert!(calls > 0, "{syscall} never called: the count is wrong");
+        for n in 1..=calls {
+            let copy = copy_of(dir);
+            let killed = std::process::Command::new("strace")
+                .args(["-f", "-o", "/dev/null", "-e"])
+                .arg(format!("inject={syscall}:signal=SIGKILL:when={n}"))
+                .arg(env!("CARGO_BIN_EXE_adjudicate"))
+                .args(["round".as_ref(), copy.path().as_os_str()])
+                .args(["--now", AT_DEADLINE, "-q"])
+                .status()
+                .unwrap();
+            assert!(!killed.success(), "{syscall} #{n}: the tick was not killed");
+            tick(copy.path(), AT_DEADLINE, &["-q"]);
+            let after = snapshot(copy.path());
+            let litter: Vec<_> = after
+                .keys()
+                .filter(|p| p.to_string_lossy().contains(".adjudicate-"))
+                .collect();
+            assert!(
+                litter.is_empty(),
+                "{syscall} #{n}: temp files left: {litter:?}"
+            );
+            assert!(
+                expected == after,
+                "{syscall} #{n}: the archive differs from an uninterrupted run"
+            );
+            kill_points += 1;
+        }
+    }
+    assert!(kill_points >= 20, "only {kill_points} kill points");
+}
