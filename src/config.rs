@@ -224,6 +224,10 @@ impl GameConfig {
             ));
         }
         let mut seen = BTreeSet::new();
+        // Mail and chat are mapped to players by address and handle: two players sharing one
+        // would get each other's reports and have each other's messages filed as theirs.
+        let mut emails: BTreeMap<String, PlayerId> = BTreeMap::new();
+        let mut handles: BTreeMap<String, PlayerId> = BTreeMap::new();
         let mut players = Vec::new();
         for (i, p) in raw.players.into_iter().enumerate() {
             let key = format!("players[{i}]");
@@ -240,6 +244,20 @@ impl GameConfig {
                         format!("`{email}` is not a mail address ({e})"),
                     )
                 })?;
+            }
+            for (field, value, owners) in [
+                ("email", &p.email, &mut emails),
+                ("chat", &p.chat, &mut handles),
+            ] {
+                let Some(value) = value else { continue };
+                if let Some(other) = owners.insert(value.trim().to_lowercase(), p.id.clone()) {
+                    return Err(bad(
+                        &format!("{key}.{field}"),
+                        format!(
+                            "`{value}` is also the {field} of `{other}`; each player needs their own, or mail and reports would go to the wrong player"
+                        ),
+                    ));
+                }
             }
             crate::games::check_garnets(p.garnets)
                 .map_err(|m| bad(&format!("{key}.garnets"), m))?;

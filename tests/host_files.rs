@@ -3,7 +3,9 @@
 //! inconsistent) and runs every command on it through the binary: none may panic, `check` must
 //! refuse it with exit 65 naming the file, and a refused `round` must leave the directory as it was.
 
-use crate::support::{adjudicate, example_dir, god_race_example_dir, play_ticks, snapshot};
+use crate::support::{
+    adjudicate, assert_check_error, example_dir, god_race_example_dir, play_ticks, snapshot,
+};
 use std::fs;
 use std::path::Path;
 
@@ -371,4 +373,28 @@ fn new_writes_a_gitignore_that_keeps_secrets_and_temp_files_out_of_git() {
     ] {
         assert!(ignore.lines().any(|l| l == line), "{line} not in\n{ignore}");
     }
+}
+
+#[test]
+fn two_players_sharing_an_email_or_a_chat_handle_are_refused_naming_both() {
+    let toml = fs::read_to_string(example_dir().join("game.toml")).unwrap();
+    let shared_mail = replace_first(&toml, "bob@example.org", "ALICE@example.org");
+    assert_check_error(
+        &shared_mail,
+        "game.toml: players[1].email: `ALICE@example.org` is also the email of `alice`",
+    );
+    let with_chat = replace_first(
+        &toml,
+        "id = \"alice\"\n",
+        "id = \"alice\"\nchat = \"Al#1\"\n",
+    );
+    let shared_chat = replace_first(
+        &with_chat,
+        "id = \"bob\"\n",
+        "id = \"bob\"\nchat = \"al#1\"\n",
+    );
+    assert_check_error(
+        &shared_chat,
+        "game.toml: players[1].chat: `al#1` is also the chat of `alice`",
+    );
 }
