@@ -155,3 +155,50 @@ fn files_that_are_not_a_players_submission_are_reported_and_never_opened() {
     assert_eq!(receipts.matches("[[receipt]]").count(), 1, "{receipts}");
     assert!(!dir.join("rounds/001/received/carol-1.toml").exists());
 }
+
+#[test]
+fn a_file_of_thousands_of_bad_names_gets_an_acknowledgement_of_a_few_kilobytes() {
+    let game = example_game();
+    let dir = game.path();
+    let names: Vec<String> = (0..4_000).map(|i| format!("\"nobody{i}\"")).collect();
+    let long = "x".repeat(3_000);
+    submit(
+        dir,
+        1,
+        "alice",
+        &format!(
+            "room = \"attic\"\nfallback = \"{long}\"\npeek = [{}]\n",
+            names.join(", ")
+        ),
+    );
+    tick(dir, NOW, &["-q"]);
+    let receipts = fs::read(dir.join("rounds/001/receipts.toml")).unwrap();
+    let mail = fs::read(dir.join("sent/r001-ack-alice-1.eml")).unwrap();
+    assert!(
+        receipts.len() < 8_000,
+        "receipts.toml is {} bytes",
+        receipts.len()
+    );
+    assert!(
+        mail.len() < 12_000,
+        "the acknowledgement is {} bytes",
+        mail.len()
+    );
+    let problems = receipt(dir, "alice")["problems"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(problems.len(), 21, "20 problems and the count of the rest");
+    let last = problems.last().unwrap().as_str().unwrap();
+    assert!(
+        last.starts_with("… and ") && last.contains("more problem(s)"),
+        "{last}"
+    );
+    // in line order: the fallback (line 2) before the names (line 3), its value cut short
+    let first = problems[0].as_str().unwrap();
+    assert!(
+        first.starts_with("line 2:") && first.chars().count() < 260,
+        "{first}"
+    );
+    assert!(ack(dir, "alice", 1).contains("more problem(s) like these"));
+}
