@@ -160,7 +160,10 @@ fn without_the_right_token_a_message_is_rejected_with_a_reply_that_names_no_secr
     let run = ingest(dir, "--maildir", md.path());
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(!dir.join("rounds/001/submissions/alice.toml").exists());
-    assert!(dir.join("rounds/001/submissions/bob.toml").exists());
+    let bob = fs::metadata(dir.join("rounds/001/submissions/bob.toml")).unwrap();
+    // it holds Bob's token: readable by the host's account only
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(bob.permissions().mode() & 0o777, 0o600);
     let log = fs::read_to_string(dir.join("ingest.log")).unwrap();
     assert_eq!(
         log.matches("token does not match; rejected").count(),
