@@ -219,14 +219,22 @@ fn execute(command: Command) -> Result<u8> {
                     now,
                 },
             )?;
-            for (player, label) in &report.written {
-                println!("round {}: {player}'s submission from {label}", report.round);
+            // One line per message, as in ingest.log; late versions also on stderr, for cron.
+            for line in &report.log {
+                println!("{line}");
             }
-            for line in &report.reported {
-                println!("reported (see ingest.log): {line}");
+            for line in &report.warnings {
+                eprintln!("adjudicate: {line}");
             }
-            if report.written.is_empty() && report.reported.is_empty() {
+            if report.log.is_empty() {
                 println!("nothing to ingest");
+            } else {
+                println!(
+                    "round {}: {} submission(s) written, {} message(s) read (see ingest.log)",
+                    report.round,
+                    report.written.len(),
+                    report.log.len()
+                );
             }
             Ok(exit::OK)
         }
@@ -318,6 +326,9 @@ fn summary(ctx: &GameContext, opts: &TickOptions, r: &TickReport, started: Insta
     }
     for v in &r.received {
         let verdict = match (v.valid, v.problems) {
+            _ if v.late => {
+                "LATE: reached the host after the deadline; archived, not used".to_owned()
+            }
             (true, 0) => "valid".to_owned(),
             (true, n) => format!("valid, {n} remark(s)"),
             (false, n) => format!("INVALID, {n} problem(s)"),

@@ -42,6 +42,10 @@ pub struct Schedule {
     pub deadlines: Vec<Timestamp>,
     pub remind_before: Option<SignedDuration>,
     pub early_close: bool,
+    /// How long a due round waits after its deadline before it resolves (spec README, "When a
+    /// version counts"): versions that reached the host by the deadline but are fetched a few
+    /// minutes later still count.
+    pub grace: Option<SignedDuration>,
 }
 
 impl Schedule {
@@ -143,6 +147,7 @@ struct RawSchedule {
     remind_before: Option<String>,
     #[serde(default)]
     early_close: bool,
+    grace: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -330,6 +335,7 @@ fn parse_schedule(path: &Path, s: RawSchedule) -> Result<Schedule> {
         deadlines,
         remind_before: duration("remind_before", &s.remind_before)?,
         early_close: s.early_close,
+        grace: duration("grace", &s.grace)?,
     })
 }
 

@@ -27,6 +27,10 @@ pub struct Receipt {
     pub n: u32,
     /// When the tick received it (RFC 3339, UTC).
     pub at: String,
+    /// When the version reached the host (spec README, "When a version counts"): the mail's
+    /// arrival, the chat message's time, or for a file put in by hand, `at`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reached: Option<String>,
     /// Of the submission file's bytes as found, before any redaction.
     pub sha256: String,
     /// Of the copy in `received/`, when redacting tokens made it differ from the file.
@@ -38,10 +42,13 @@ pub struct Receipt {
     pub message_id: Option<String>,
     pub valid: bool,
     pub problems: Vec<String>,
-    /// Refused before the rules read it (size, encoding, TOML syntax, token): replay takes the
-    /// verdict from here instead of re-reading the archived copy.
+    /// Refused before the rules read it (size, encoding, TOML syntax, token, too late): replay
+    /// takes the verdict from here instead of re-reading the archived copy.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub refused: bool,
+    /// Reached the host after the round's deadline: archived, never applied.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub late: bool,
 }
 
 impl Receipts {
@@ -93,6 +100,12 @@ impl Receipts {
                 }
             }
             crate::clock::parse_instant(&r.at).map_err(|m| (key("at"), m))?;
+            if let Some(reached) = &r.reached {
+                crate::clock::parse_instant(reached).map_err(|m| (key("reached"), m))?;
+            }
+            if r.late && !r.refused {
+                return Err((key("late"), "a late version is also refused".into()));
+            }
             if !["file", "mail", "chat"].contains(&r.source.as_str()) {
                 return Err((
                     key("source"),
@@ -124,6 +137,11 @@ impl Receipts {
 }
 
 impl Receipt {
+    /// When the version reached the host.
+    pub fn reached(&self) -> &str {
+        self.reached.as_deref().unwrap_or(&self.at)
+    }
+
     /// Checks this receipt (the `index`-th of its round) against its copy in `received/`.
     pub fn verify(&self, dir: &GameDir, round: u32, index: usize) -> Result<()> {
         let copy = dir.received(round, &self.player, self.n);

@@ -35,6 +35,14 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../templates/common/reminder.txt.tera"),
     ),
     (
+        "common/late.txt.tera",
+        include_str!("../templates/common/late.txt.tera"),
+    ),
+    (
+        "common/same.txt.tera",
+        include_str!("../templates/common/same.txt.tera"),
+    ),
+    (
         "final-ritual/macros.txt.tera",
         include_str!("../templates/final-ritual/macros.txt.tera"),
     ),
@@ -96,6 +104,8 @@ pub enum Kind {
     Notice,
     Reminder,
     Reject,
+    Late,
+    Same,
 }
 
 impl Kind {
@@ -107,6 +117,8 @@ impl Kind {
             Kind::Notice => "notice.txt.tera",
             Kind::Reminder => "reminder.txt.tera",
             Kind::Reject => "reject.txt.tera",
+            Kind::Late => "late.txt.tera",
+            Kind::Same => "same.txt.tera",
         }
     }
 }
@@ -155,6 +167,27 @@ pub struct AckContext<'a> {
     pub problems: &'a [crate::problem::Problem],
     pub answers: &'a [String],
     pub if_not_fixed: Option<&'a str>,
+    /// The sender's own text around the submission that was not read (a question to the host).
+    pub ignored: &'a [String],
+}
+
+/// The reply to a version that reached the host after its round's deadline, or before it but
+/// fetched after the round was resolved (`resolved_first`).
+#[derive(Serialize)]
+pub struct LateContext<'a> {
+    pub game: &'a GameInfo,
+    pub round: u32,
+    pub arrived: String,
+    pub deadline: String,
+    pub resolved_first: bool,
+}
+
+/// The reply to a message holding the very version already on file.
+#[derive(Serialize)]
+pub struct SameContext<'a> {
+    pub game: &'a GameInfo,
+    pub version: u32,
+    pub received_at: String,
 }
 
 #[derive(Serialize)]
@@ -240,7 +273,9 @@ impl Renderer {
 
     pub fn render<C: Serialize>(&self, kind: Kind, context: &C) -> Result<String> {
         let name = match kind {
-            Kind::Notice | Kind::Reminder | Kind::Reject => format!("common/{}", kind.file()),
+            Kind::Notice | Kind::Reminder | Kind::Reject | Kind::Late | Kind::Same => {
+                format!("common/{}", kind.file())
+            }
             _ => format!("{}/{}", self.game.name(), kind.file()),
         };
         let ctx = tera::Context::from_serialize(context).expect("contexts serialize to maps");

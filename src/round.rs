@@ -17,7 +17,9 @@ use crate::plan::Plan;
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 use crate::receipts::{Receipt, Receipts};
-use crate::render::{AckContext, GameInfo, Kind, NoticeContext, ReminderContext, Renderer};
+use crate::render::{
+    AckContext, GameInfo, Kind, LateContext, NoticeContext, ReminderContext, Renderer,
+};
 use crate::report::ResultFile;
 use crate::submission::{screen, sha256_hex};
 use jiff::Timestamp;
@@ -60,6 +62,8 @@ pub struct Received {
     pub player: PlayerId,
     pub n: u32,
     pub valid: bool,
+    /// Reached the host after the deadline: archived, not used.
+    pub late: bool,
     pub problems: usize,
 }
 
@@ -89,6 +93,7 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
             ctx,
             plan: &mut plan,
             report: &mut report,
+            deadline: None,
         };
         let subject = format!("{}: the game begins", ctx.config.title);
         publish::<G>(&mut mail, &renderer, &result, &subject, opts.now)?;
@@ -149,17 +154,25 @@ fn play_round<G: Game>(
             ),
         ));
     }
-    let mut mail = Mailer { ctx, plan, report };
+    let deadline = ctx.deadline(index);
+    let mut mail = Mailer {
+        ctx,
+        plan,
+        report,
+        deadline,
+    };
+    // Where ingest got each file from (mail, chat): to record it, to date it by when it reached
+    // the host, to reply to the message, and to tell the player what text was not read.
+    let origins = crate::ingest::read_origins(ctx, round)?;
 
     // A previous tick may have written receipts and died before state.toml: apply the rest.
     for seq in file.receipts_applied..receipts.list.len() {
         let receipt = receipts.list[seq].clone();
         let outcome = reapply::<G>(ctx, &mut file.game, round, &receipt)?;
-        mail.acknowledge(renderer, &info, &receipt, seq, &outcome)?;
+        let ignored = ignored_text(&origins, &receipt);
+        mail.acknowledge(renderer, &info, &receipt, seq, &outcome, ignored)?;
     }
 
-    // Where ingest got each file from (mail, chat), to record it and to reply to the message.
-    let origins = crate::ingest::read_origins(ctx, round)?;
     // The latest receipt of each player, by position: one lookup per file, whatever the size.
     let mut latest: std::collections::BTreeMap<PlayerId, usize> = receipts
         .list
@@ -167,7 +180,9 @@ fn play_round<G: Game>(
         .enumerate()
         .map(|(i, r)| (r.player.clone(), i))
         .collect();
-    let mut new_receipts = false;
+    // New versions are received in the order they reached the host (ties: player id), so an
+    // instant action sees every version that reached the host before it, whatever the ids.
+    let mut arrivals = Vec::new();
     for entry in ctx.dir.submission_entries(round)? {
         let (player, path) = match entry {
             crate::game_dir::SubmissionEntry::Stray { name, reason } => {
@@ -186,10 +201,23 @@ fn play_round<G: Game>(
         }
         let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
         let sha256 = sha256_hex(&bytes);
-        let last = latest.get(&player).map(|i| &receipts.list[*i]);
-        if last.is_some_and(|r| r.sha256 == sha256) {
+        if latest
+            .get(&player)
+            .is_some_and(|i| receipts.list[*i].sha256 == sha256)
+        {
             continue;
         }
+        let origin = origins.origin.get(&player).filter(|o| o.sha256 == sha256);
+        // A file put in by hand reaches the host when a tick first sees it.
+        let reached = origin
+            .and_then(|o| Timestamp::from_second(o.reached).ok())
+            .unwrap_or(opts.now);
+        arrivals.push((reached, player, bytes, sha256));
+    }
+    arrivals.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    let mut new_receipts = false;
+    for (reached, player, bytes, sha256) in arrivals {
+        let last = latest.get(&player).map(|i| &receipts.list[*i]);
         if let Some(i) = latest.get(&player) {
             // A new version: the one it follows must be what its receipt says, or a hand edit
             // of receipts.toml would pass for a version the player never sent.
@@ -201,12 +229,21 @@ fn play_round<G: Game>(
             ctx.secrets.tokens.get(&player).map(String::as_str),
             &ctx.secrets.redactor,
         );
-        let refused = screened.doc.is_err();
-        let mut outcome = match &screened.doc {
-            Ok(doc) => G::receive(&mut file.game, &player, doc),
-            Err(problem) => Outcome::refused(problem.clone()),
+        // Spec README, "When a version counts": after the deadline, archived but never applied.
+        let late = deadline.filter(|d| reached > *d);
+        let refused = screened.doc.is_err() || late.is_some();
+        let mut outcome = match (&screened.doc, late) {
+            (_, Some(d)) => Outcome::refused(Problem::general(format!(
+                "reached the host {}, after the deadline ({}); not used",
+                clock::human(reached),
+                clock::human(d)
+            ))),
+            (Ok(doc), None) => G::receive(&mut file.game, &player, doc),
+            (Err(problem), None) => Outcome::refused(problem.clone()),
         };
-        finish::<G>(ctx, &file.game, &player, &mut outcome);
+        if late.is_none() {
+            finish::<G>(ctx, &file.game, &player, &mut outcome);
+        }
         let archived = (screened.archive != bytes).then(|| sha256_hex(&screened.archive));
         mail.plan
             .file(ctx.dir.received(round, &player, n), screened.archive);
@@ -215,6 +252,7 @@ fn play_round<G: Game>(
             player: player.clone(),
             n,
             at: clock::rfc3339(opts.now),
+            reached: Some(clock::rfc3339(reached)),
             sha256,
             archived,
             source: origin.map_or_else(|| "file".to_owned(), |o| o.source.clone()),
@@ -222,14 +260,24 @@ fn play_round<G: Game>(
             valid: outcome.valid,
             problems: outcome.problems.iter().map(Problem::short).collect(),
             refused,
+            late: late.is_some(),
         };
         mail.report.received.push(Received {
             player,
             n,
             valid: outcome.valid,
+            late: receipt.late,
             problems: outcome.problems.len(),
         });
-        mail.acknowledge(renderer, &info, &receipt, receipts.list.len(), &outcome)?;
+        let ignored = ignored_text(&origins, &receipt);
+        mail.acknowledge(
+            renderer,
+            &info,
+            &receipt,
+            receipts.list.len(),
+            &outcome,
+            ignored,
+        )?;
         latest.insert(receipt.player.clone(), receipts.list.len());
         receipts.list.push(receipt);
         new_receipts = true;
@@ -283,7 +331,11 @@ fn play_round<G: Game>(
     let early = ctx.config.schedule.as_ref().is_some_and(|s| s.early_close)
         && !expected.is_empty()
         && mail.report.valid == expected.len();
-    if !(opts.force || early || deadline.is_some_and(|d| opts.now >= d)) {
+    // `grace`: a due round waits a little, so that mail fetched every few minutes still counts.
+    let grace = ctx.config.schedule.as_ref().and_then(|s| s.grace);
+    let due =
+        deadline.is_some_and(|d| opts.now >= grace.map_or(d, |g| d.saturating_add(g).unwrap_or(d)));
+    if !(opts.force || early || due) {
         return Ok(());
     }
 
@@ -357,6 +409,15 @@ fn publish<G: Game>(
     Ok(())
 }
 
+/// The text ingest did not read in the message a receipt's version came in, if it did.
+fn ignored_text<'a>(origins: &'a crate::ingest::Origins, receipt: &Receipt) -> &'a [String] {
+    origins
+        .origin
+        .get(&receipt.player)
+        .filter(|o| o.sha256 == receipt.sha256)
+        .map_or(&[], |o| &o.ignored)
+}
+
 /// What every path that reads a version (tick, crash recovery, `replay`, `check`) does to the
 /// rules' outcome, so all say the same: an invalid version of a player who plays this round says
 /// what the deadline will do; no token is quoted back; the problems are in line order and
@@ -401,6 +462,8 @@ struct Mailer<'a> {
     ctx: &'a GameContext,
     plan: &'a mut Plan,
     report: &'a mut TickReport,
+    /// The deadline of the round being received, for the reply to a late version.
+    deadline: Option<Timestamp>,
 }
 
 impl Mailer<'_> {
@@ -411,6 +474,7 @@ impl Mailer<'_> {
         receipt: &Receipt,
         seq: usize,
         outcome: &Outcome,
+        ignored: &[String],
     ) -> Result<()> {
         self.report.answers += outcome.answers.len() + outcome.notices.len();
         let at = clock::parse_instant(&receipt.at)
@@ -418,6 +482,31 @@ impl Mailer<'_> {
         let sender = Recipient::Player(receipt.player.clone());
         if !self.mails(&sender) {
             return self.notices(renderer, info, seq, outcome, at);
+        }
+        if let (true, Some(deadline)) = (receipt.late, self.deadline) {
+            let reached = clock::parse_instant(receipt.reached()).map_err(|m| {
+                Error::invalid(self.ctx.dir.receipts(info.round), "receipt.reached", m)
+            })?;
+            let context = LateContext {
+                game: info,
+                round: info.round,
+                arrived: clock::human(reached),
+                deadline: clock::human(deadline),
+                resolved_first: false,
+            };
+            return self.queue(Mail {
+                round: info.round,
+                kind: MailKind::Ack,
+                to: sender,
+                seq: receipt.n,
+                subject: format!(
+                    "{}: round {}, your version {} came too late",
+                    info.title, info.round, receipt.n
+                ),
+                body: renderer.render(Kind::Late, &context)?,
+                date: at,
+                in_reply_to: receipt.message_id.clone().filter(|id| id.starts_with('<')),
+            });
         }
         let context = AckContext {
             game: info,
@@ -429,6 +518,7 @@ impl Mailer<'_> {
             problems: &outcome.problems,
             answers: &outcome.answers,
             if_not_fixed: outcome.if_not_fixed.as_deref(),
+            ignored,
         };
         let body = renderer.render(Kind::Ack, &context)?;
         self.queue(Mail {

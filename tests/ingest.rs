@@ -16,8 +16,20 @@ fn maildir(root: &Path, messages: &[(&str, String)]) {
         fs::create_dir_all(root.join(sub)).unwrap();
     }
     for (name, text) in messages {
-        fs::write(root.join("new").join(name), text).unwrap();
+        let path = root.join("new").join(name);
+        fs::write(&path, text).unwrap();
+        // Delivered at a fixed time (the Maildir's delivery time is the file's mtime), so that
+        // the round a message counts for never depends on when the test runs.
+        delivered_at(&path, "2026-12-02T10:00:00Z");
     }
+}
+
+/// Sets a Maildir file's delivery time.
+pub fn delivered_at(path: &Path, when: &str) {
+    let t: jiff::Timestamp = when.parse().unwrap();
+    let file = fs::File::options().write(true).open(path).unwrap();
+    let secs = std::time::Duration::from_secs(t.as_second().try_into().unwrap());
+    file.set_modified(std::time::UNIX_EPOCH + secs).unwrap();
 }
 
 fn ingest(dir: &Path, flag: &str, path: &Path) -> crate::support::Run {
@@ -97,7 +109,15 @@ fn mail_in_a_maildir_becomes_a_submission_and_its_acknowledgement_replies_to_it(
         log.contains("unknown sender zed@example.net; ignored"),
         "{log}"
     );
-    assert!(log.contains("from carol: no TOML in the mail"), "{log}");
+    assert!(
+        log.contains("from carol: no submission found (no line sets one of the game's keys); ignored [text besides the submission: \"see you tomorrow\"]"),
+        "{log}"
+    );
+    assert!(
+        log.contains("2.bob: from bob: superseded by a newer message in this run"),
+        "{log}"
+    );
+    assert_eq!(log.lines().count(), 5, "one line per message:\n{log}");
     assert_eq!(
         fs::read_dir(md.path().join("new")).unwrap().count(),
         0,

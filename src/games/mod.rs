@@ -278,6 +278,9 @@ pub(crate) fn to_table<T: Serialize>(value: &T) -> toml::Table {
 /// The rules of one game.
 pub trait Game {
     const ID: GameId;
+    /// Every top-level key and table a submission of this game may hold, in any round: how
+    /// `ingest` tells a submission from prose around it.
+    const KEYS: &'static [&'static str];
     /// Everything the rules need between ticks, hidden information included (state.toml).
     type State: Serialize + DeserializeOwned + Clone + PartialEq + Debug;
 

@@ -1,7 +1,8 @@
 //! One incoming message (mail or chat), reduced to what ingest needs: who sent it, when, its id,
 //! and the TOML it carries, or why it carries none.
 
-use mail_parser::{MessageParser, MimeHeaders};
+use super::extract::extract;
+use mail_parser::{HeaderName, MessageParser, MimeHeaders};
 
 /// Larger messages are reported to the host and never read.
 pub const MAX_MESSAGE: usize = 256 * 1024;
@@ -10,15 +11,67 @@ pub const MAX_MESSAGE: usize = 256 * 1024;
 pub struct Incoming {
     /// A mail address (lowercased) or a chat handle.
     pub sender: String,
-    /// Unix seconds; messages without a date sort first.
-    pub date: i64,
+    /// When the message reached the host, in Unix seconds (spec README, "When a version counts").
+    pub reached: i64,
+    /// Why `reached` is not the first choice (a malformed `Received:` date, a future time), for
+    /// the host's log.
+    pub reached_note: Option<String>,
+    /// The sender's own `Date:` (Unix seconds, 0 if none): only orders two messages of one
+    /// sender that reached the host in the same second.
+    pub sent: i64,
     pub message_id: Option<String>,
     pub subject: String,
+    /// The submission, or why the message holds none.
     pub toml: Result<String, String>,
+    /// The sender's own text that is neither the submission nor a greeting or closing.
+    pub ignored: Vec<String>,
 }
 
-/// Reads a mail message. `Err` when the bytes are not a mail message at all.
-pub fn from_mail(bytes: &[u8]) -> Result<Incoming, String> {
+/// When a message reached the host: `found` (a header's time, or `Err` with why it is unusable),
+/// else the time the mailbox delivered it, else the run's clock; never later than `now`.
+pub fn arrival(
+    found: Option<Result<i64, String>>,
+    delivered: Option<i64>,
+    now: i64,
+) -> (i64, Option<String>) {
+    let mut note = None;
+    let time = match found {
+        Some(Ok(t)) => Some(t),
+        Some(Err(why)) => {
+            note = Some(why);
+            None
+        }
+        None => None,
+    };
+    let (time, fallback) = match (time, delivered) {
+        (Some(t), _) => (t, None),
+        (None, Some(d)) => (d, Some("the delivery time")),
+        (None, None) => (now, Some("the time of this run")),
+    };
+    if let (Some(why), Some(used)) = (&note, fallback) {
+        note = Some(format!("{why}; used {used}"));
+    }
+    if time > now {
+        let why = note.map_or_else(String::new, |n| format!("{n}; "));
+        return (
+            now,
+            Some(format!(
+                "{why}a time in the future; used the time of this run"
+            )),
+        );
+    }
+    (time, note)
+}
+
+/// Reads a mail message. `keys` are the game's submission keys; `delivered` is when the mailbox
+/// received the file (a Maildir file's modification time). `Err` when the bytes are not a mail
+/// message at all.
+pub fn from_mail(
+    bytes: &[u8],
+    keys: &[&str],
+    delivered: Option<i64>,
+    now: i64,
+) -> Result<Incoming, String> {
     if bytes.len() > MAX_MESSAGE {
         return Err(format!(
             "message of {} bytes is over the {} KiB limit",
@@ -35,6 +88,15 @@ pub fn from_mail(bytes: &[u8]) -> Result<Incoming, String> {
         .and_then(|a| a.address())
         .map(str::to_ascii_lowercase)
         .ok_or("no From address")?;
+    // The top-most Received: header is the one the host's own server added.
+    let received = message.header_values(HeaderName::Received).next().map(|h| {
+        h.as_received()
+            .and_then(|r| r.date())
+            .map(|d| d.to_timestamp())
+            .ok_or_else(|| "the top Received: header has no readable date".to_owned())
+    });
+    let (reached, reached_note) = arrival(received, delivered, now);
+    let mut ignored = Vec::new();
     let toml = attachment_toml(&message).unwrap_or_else(|| {
         let plain: Vec<_> = message
             .text_bodies()
@@ -53,16 +115,24 @@ pub fn from_mail(bytes: &[u8]) -> Result<Incoming, String> {
             .filter_map(|p| p.text_contents())
             .collect::<Vec<_>>()
             .join("\n");
-        toml_in_text(&text)
+        let found = extract(&text, keys);
+        ignored = found.ignored;
+        found.toml.ok_or_else(|| NO_SUBMISSION.to_owned())
     });
     Ok(Incoming {
         sender,
-        date: message.date().map_or(0, |d| d.to_timestamp()),
+        reached,
+        reached_note,
+        sent: message.date().map_or(0, |d| d.to_timestamp()),
         message_id: message.message_id().map(|id| format!("<{id}>")),
         subject: message.subject().unwrap_or_default().to_owned(),
         toml,
+        ignored,
     })
 }
+
+/// Why a message without a line of the game's keys is not a submission.
+pub const NO_SUBMISSION: &str = "no submission found (no line sets one of the game's keys)";
 
 /// The first attachment whose file name ends in `.toml` (the name itself is never used as a path).
 fn attachment_toml(message: &mail_parser::Message<'_>) -> Option<Result<String, String>> {
@@ -76,56 +146,42 @@ fn attachment_toml(message: &mail_parser::Message<'_>) -> Option<Result<String, 
     })
 }
 
-/// The submission in a text body: a ```toml fenced block if there is one, else the body without
-/// quoted lines (`>`) and without the signature (from a `-- ` line on).
-pub fn toml_in_text(text: &str) -> Result<String, String> {
-    let text = text.replace("\r\n", "\n");
-    if let Some(start) = text.find("```toml").or_else(|| text.find("```TOML")) {
-        let rest = &text[start + 7..];
-        let rest = rest.strip_prefix('\n').unwrap_or(rest);
-        return match rest.find("```") {
-            Some(end) => Ok(rest[..end].to_owned()),
-            None => Err("a ```toml block that is never closed".into()),
-        };
-    }
-    let mut kept = Vec::new();
-    for line in text.lines() {
-        if line == "-- " || line == "--" {
-            break; // the signature
-        }
-        if line.trim_start().starts_with('>')
-            || (line.starts_with("On ") && line.trim_end().ends_with("wrote:"))
-        {
-            continue; // a quoted reply and its attribution line
-        }
-        kept.push(line);
-    }
-    let body = kept.join("\n").trim().to_owned();
-    if body.is_empty() || !body.lines().any(|l| l.contains('=')) {
-        return Err("no TOML in the mail (no `key = value` line)".into());
-    }
-    Ok(body + "\n")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn bodies_lose_quotes_and_signatures_and_fenced_blocks_win() {
-        let body = "room = \"attic\"\n\nOn Tue, Bob wrote:\n> room = \"cellar\"\n-- \nBob\nroom = \"basement\"\n";
-        assert_eq!(toml_in_text(body).unwrap(), "room = \"attic\"\n");
-        let fenced = "Here you go!\n```toml\nroom = \"cellar\"\n```\nthanks\n";
-        assert_eq!(toml_in_text(fenced).unwrap(), "room = \"cellar\"\n");
-        assert!(toml_in_text("see you tomorrow\n").is_err());
-    }
-
-    #[test]
     fn quoted_printable_and_latin1_bodies_are_decoded() {
         let mail = b"From: Alice <Alice@Example.org>\r\nSubject: r1\r\nMessage-ID: <m1@x>\r\nDate: Wed, 2 Dec 2026 10:00:00 +0000\r\nContent-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nroom =3D \"attic\"\r\n# caf=E9\r\n";
-        let m = from_mail(mail).unwrap();
+        let m = from_mail(mail, &["room"], None, 1_900_000_000).unwrap();
         assert_eq!(m.sender, "alice@example.org");
         assert_eq!(m.message_id.as_deref(), Some("<m1@x>"));
         assert_eq!(m.toml.unwrap(), "room = \"attic\"\n# caf\u{e9}\n");
+        assert_eq!(m.sent, 1_796_205_600);
+        assert_eq!(
+            m.reached, 1_900_000_000,
+            "no Received:, no delivery time: the run's clock"
+        );
+    }
+
+    #[test]
+    fn the_top_received_header_is_when_the_mail_reached_the_host() {
+        let mail = b"Received: from mx.example.org by host.example.org; Wed, 2 Dec 2026 14:59:30 +0000\r\nReceived: from laptop by mx.example.org; Wed, 2 Dec 2026 14:50:00 +0000\r\nFrom: bob@example.org\r\nDate: Wed, 2 Dec 2026 16:00:00 +0000\r\n\r\nroom = \"attic\"\r\n";
+        let m = from_mail(mail, &["room"], Some(1_796_223_000), 1_900_000_000).unwrap();
+        assert_eq!(m.reached, 1_796_223_570, "14:59:30, not the sender's 16:00");
+        assert_eq!(m.reached_note, None);
+    }
+
+    #[test]
+    fn arrival_falls_back_and_says_why() {
+        let (t, note) = arrival(Some(Err("bad date".into())), Some(50), 100);
+        assert_eq!(
+            (t, note.as_deref()),
+            (50, Some("bad date; used the delivery time"))
+        );
+        let (t, note) = arrival(None, Some(500), 100);
+        assert_eq!(t, 100);
+        assert!(note.unwrap().contains("future"));
+        assert_eq!(arrival(None, None, 100), (100, None));
     }
 }

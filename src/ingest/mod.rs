@@ -9,13 +9,16 @@
 //! rejection names no secret.
 
 pub mod chat;
+pub mod extract;
 pub mod message;
 
 use crate::context::GameContext;
 use crate::error::{Error, Result};
 use crate::game_dir::{read_optional, write_atomic};
 use crate::games::Game;
+use crate::mail::{Mail, MailKind, Recipient, format_message};
 use crate::player_id::PlayerId;
+use crate::render::Kind;
 use crate::submission::{TOKEN_KEY, sha256_hex};
 use message::Incoming;
 use serde::{Deserialize, Serialize};
@@ -37,12 +40,16 @@ pub struct IngestReport {
     pub round: u32,
     /// (player, where from) of each submission written.
     pub written: Vec<(PlayerId, String)>,
-    /// Lines also appended to `ingest.log`.
-    pub reported: Vec<String>,
+    /// One line per message read (also appended to `ingest.log`), in the order they reached
+    /// the host.
+    pub log: Vec<String>,
+    /// Lines the host must see at once (stderr): versions that came too late to count.
+    pub warnings: Vec<String>,
 }
 
 /// `rounds/NNN/submissions/.ingest.toml`: where each player's current file came from, so the
-/// tick can record the source and reply to the message, and an older message never wins.
+/// tick can record the source and the time it reached the host, reply to the message, and tell
+/// the player what text it ignored; and so that an older message never wins.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Origins {
     #[serde(default)]
@@ -53,11 +60,20 @@ pub struct Origins {
 pub struct Origin {
     /// "mail" or "chat"
     pub source: String,
-    pub date: i64,
+    /// When the message reached the host (Unix seconds).
+    #[serde(alias = "date")]
+    pub reached: i64,
+    /// The sender's own Date (Unix seconds): orders two messages that reached the host in the
+    /// same second.
+    #[serde(default)]
+    pub sent: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message_id: Option<String>,
     /// Of the file written, to tell whether the file is still the ingested one.
     pub sha256: String,
+    /// The sender's text around the submission that was not read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignored: Vec<String>,
 }
 
 pub const ORIGINS: &str = ".ingest.toml";
@@ -82,23 +98,55 @@ struct Item {
     label: String,
 }
 
+impl Item {
+    /// The order messages are handled in: when they reached the host, then the sender's date.
+    fn order(&self) -> (i64, i64) {
+        self.incoming
+            .as_ref()
+            .map_or((i64::MIN, 0), |i| (i.reached, i.sent))
+    }
+}
+
+/// The sender's ignored text, quoted for the host's log (a question must reach the host).
+fn besides(incoming: &Incoming) -> String {
+    if incoming.ignored.is_empty() {
+        return String::new();
+    }
+    let quoted: Vec<String> = incoming.ignored.iter().map(|l| format!("{l:?}")).collect();
+    format!(" [text besides the submission: {}]", quoted.join(" / "))
+}
+
+/// Why the arrival time is a fallback, for the host's log.
+fn time_note(incoming: &Incoming) -> String {
+    incoming
+        .reached_note
+        .as_ref()
+        .map_or_else(String::new, |n| format!(" (time: {n})"))
+}
+
 pub fn ingest<G: Game>(
     ctx: &GameContext,
     source: &Source,
     now: jiff::Timestamp,
 ) -> Result<IngestReport> {
-    let round = match ctx.load_state::<G>()? {
+    let state = match ctx.load_state::<G>()? {
         Some(file) if G::is_over(&file.game) => {
             return Err(Error::Usage("the game is over: nothing to ingest".into()));
         }
-        Some(file) => G::round(&file.game),
+        Some(file) => file.game,
         None => {
             return Err(Error::Usage(
                 "the game is not set up yet: run `adjudicate round` first".into(),
             ));
         }
     };
-    let items = read_source(source)?;
+    let round = G::round(&state);
+    let index = G::rounds_played(&state);
+    // A message that reached the host by the previous round's deadline was meant for that
+    // round, which is resolved: it counts for neither (spec README, "When a version counts").
+    let closed = index.checked_sub(1).and_then(|i| ctx.deadline(i));
+    let mut items = read_source(source, G::KEYS, now.as_second())?;
+    items.sort_by_key(Item::order);
     let kind = if matches!(source, Source::Chat(_)) {
         "chat"
     } else {
@@ -108,33 +156,42 @@ pub fn ingest<G: Game>(
         round,
         ..IngestReport::default()
     };
-    let mut renderer = None;
+    let mut replies = Replies {
+        ctx,
+        info: ctx.game_info(round, index, None),
+        now,
+        renderer: None,
+        mail: kind == "mail" && ctx.config.mail.transport.queues(),
+    };
     let mut origins = read_origins(ctx, round)?;
-    // The newest message of each player wins within a run.
-    let mut best: BTreeMap<PlayerId, (Incoming, String)> = BTreeMap::new();
-    for item in &items {
+    // Exactly one line per message: `lines[i]` is item i's, set once it is decided.
+    let mut lines: Vec<Option<String>> = vec![None; items.len()];
+    // The newest message of each player wins within a run (items are in arrival order).
+    let mut best: BTreeMap<PlayerId, usize> = BTreeMap::new();
+    for (i, item) in items.iter().enumerate() {
+        let label = &item.label;
         let incoming = match &item.incoming {
-            Ok(i) => i,
+            Ok(incoming) => incoming,
             Err(why) => {
-                report
-                    .reported
-                    .push(format!("{}: {why}; ignored", item.label));
+                lines[i] = Some(format!("{label}: {why}; ignored"));
                 continue;
             }
         };
         let Some(player) = player_of(ctx, incoming, kind) else {
-            report.reported.push(format!(
-                "{}: unknown sender {}; ignored",
-                item.label, incoming.sender
+            lines[i] = Some(format!(
+                "{label}: unknown sender {}; ignored{}",
+                incoming.sender,
+                besides(incoming)
             ));
             continue;
         };
         let text = match &incoming.toml {
             Ok(t) => t,
             Err(why) => {
-                report
-                    .reported
-                    .push(format!("{}: from {player}: {why}; ignored", item.label));
+                lines[i] = Some(format!(
+                    "{label}: from {player}: {why}; ignored{}",
+                    besides(incoming)
+                ));
                 continue;
             }
         };
@@ -145,52 +202,85 @@ pub fn ingest<G: Game>(
                 .and_then(|d| d.get(TOKEN_KEY))
                 .and_then(|n| n.as_str(TOKEN_KEY).ok());
             if given != Some(expected.as_str()) {
-                report.reported.push(format!(
-                    "{}: from {} claiming to be {player}: token does not match; rejected, the sender is told",
-                    item.label, incoming.sender
+                lines[i] = Some(format!(
+                    "{label}: from {} claiming to be {player}: token does not match; rejected, the sender is told",
+                    incoming.sender
                 ));
-                if kind == "mail" && ctx.config.mail.transport.queues() {
-                    // templates are compiled once per run, and only if a reply is needed
-                    if renderer.is_none() {
-                        renderer = Some(ctx.renderer()?);
-                    }
-                    let renderer = renderer.as_ref().expect("just set");
-                    reply_rejected(ctx, renderer, round, incoming, now)?;
-                }
+                replies.rejected(incoming)?;
                 continue;
             }
         }
-        let newer = best
-            .get(&player)
-            .is_none_or(|(b, _)| incoming.date >= b.date);
-        if newer {
-            best.insert(player, (incoming.clone(), item.label.clone()));
+        let reached = jiff::Timestamp::from_second(incoming.reached).unwrap_or(now);
+        if let Some(deadline) = closed.filter(|d| reached <= *d) {
+            let missed = round.saturating_sub(1);
+            let warning = format!(
+                "{label}: from {player}: reached the host {}, before round {missed}'s deadline ({}), but round {missed} was resolved before it was fetched; used for neither round {missed} nor round {round}, the player is told{}",
+                crate::clock::human(reached),
+                crate::clock::human(deadline),
+                time_note(incoming)
+            );
+            report.warnings.push(warning.clone());
+            lines[i] = Some(warning);
+            replies.late(&player, incoming, missed, deadline)?;
+            continue;
+        }
+        if let Some(previous) = best.insert(player.clone(), i) {
+            lines[previous] = Some(format!(
+                "{}: from {player}: superseded by a newer message in this run ({label})",
+                items[previous].label
+            ));
         }
     }
-    for (player, (incoming, label)) in best {
-        if let Some(on_file) = origins.origin.get(&player)
-            && incoming.date < on_file.date
-        {
-            report.reported.push(format!(
+    let mut written_origin = false;
+    for (player, i) in best {
+        let item = &items[i];
+        let label = &item.label;
+        let (Ok(incoming), Some(Ok(text))) =
+            (&item.incoming, item.incoming.as_ref().ok().map(|m| &m.toml))
+        else {
+            continue; // only readable messages with a submission are kept in `best`
+        };
+        let sha256 = sha256_hex(text.as_bytes());
+        let path = ctx.dir.submissions(round).join(format!("{player}.toml"));
+        let on_file = origins.origin.get(&player);
+        if on_file.is_some_and(|o| (incoming.reached, incoming.sent) < (o.reached, o.sent)) {
+            lines[i] = Some(format!(
                 "{label}: from {player}: older than the version on file; not applied"
             ));
             continue;
         }
-        let text = incoming.toml.expect("only messages with TOML are kept");
-        let path = ctx.dir.submissions(round).join(format!("{player}.toml"));
+        let current = std::fs::read(&path).ok().map(|b| sha256_hex(&b));
+        if current.as_deref() == Some(sha256.as_str()) {
+            lines[i] = Some(format!(
+                "{label}: from {player}: the version already on file; not written, the player is told{}",
+                besides(incoming)
+            ));
+            replies.same(&player, incoming, &sha256)?;
+            continue;
+        }
         write_atomic(&path, text.as_bytes())?;
         origins.origin.insert(
             player.clone(),
             Origin {
                 source: kind.into(),
-                date: incoming.date,
-                message_id: incoming.message_id,
-                sha256: sha256_hex(text.as_bytes()),
+                reached: incoming.reached,
+                sent: incoming.sent,
+                message_id: incoming.message_id.clone(),
+                sha256,
+                ignored: incoming.ignored.iter().map(|l| cut(l)).collect(),
             },
         );
-        report.written.push((player, label));
+        written_origin = true;
+        let reached = jiff::Timestamp::from_second(incoming.reached).unwrap_or(now);
+        lines[i] = Some(format!(
+            "{label}: from {player}: written as the round {round} submission (reached the host {}){}{}",
+            crate::clock::rfc3339(reached),
+            time_note(incoming),
+            besides(incoming)
+        ));
+        report.written.push((player, label.clone()));
     }
-    if !report.written.is_empty() {
+    if written_origin {
         write_atomic(
             &origins_path(ctx, round),
             toml::to_string(&origins)
@@ -198,10 +288,11 @@ pub fn ingest<G: Game>(
                 .as_bytes(),
         )?;
     }
-    if !report.reported.is_empty() {
+    report.log = lines.into_iter().flatten().collect();
+    if !report.log.is_empty() {
         let log = ctx.dir.root().join("ingest.log");
         let mut text = read_optional(&log)?.unwrap_or_default();
-        for line in &report.reported {
+        for line in &report.log {
             text.push_str(&format!("{} {line}\n", crate::clock::rfc3339(now)));
         }
         write_atomic(&log, text.as_bytes())?;
@@ -227,58 +318,173 @@ pub fn ingest<G: Game>(
     Ok(report)
 }
 
-/// Tells the sender of a message with a wrong or missing token that it was not accepted. The
-/// reply goes to the address the message came from and names neither player nor token.
-fn reply_rejected(
-    ctx: &GameContext,
-    renderer: &crate::render::Renderer,
-    round: u32,
-    incoming: &Incoming,
-    now: jiff::Timestamp,
-) -> Result<()> {
-    use crate::mail::{Mail, MailKind, Recipient, format_message};
-    let info = ctx.game_info(round, 0, None);
-    let context = crate::render::RejectContext {
-        game: &info,
-        subject: &incoming.subject,
-    };
-    // One reply per rejected message: the sequence number comes from its Message-ID.
-    let id_hash = sha256_hex(
-        incoming
-            .message_id
-            .as_deref()
-            .unwrap_or_default()
-            .as_bytes(),
-    );
-    let mail = Mail {
-        round,
-        kind: MailKind::Reject,
-        to: Recipient::Address(incoming.sender.clone()),
-        seq: u32::from_str_radix(&id_hash[..7], 16).unwrap_or(0),
-        subject: format!("{}: your message was not accepted", ctx.config.title),
-        body: renderer.render(crate::render::Kind::Reject, &context)?,
-        date: now,
-        in_reply_to: incoming.message_id.clone().filter(|id| id.starts_with('<')),
-    };
-    let name = mail.file_name();
-    if [
-        ctx.dir.outbox(),
-        ctx.dir.sent(),
-        ctx.dir.root().join("failed"),
-    ]
-    .iter()
-    .any(|d| d.join(&name).exists())
-    {
-        return Ok(());
+/// A line of ignored text, cut for the acknowledgement.
+fn cut(line: &str) -> String {
+    match line.char_indices().nth(200) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None => line.to_owned(),
     }
-    let bytes = format_message(
-        &mail,
-        &ctx.config.mail,
-        &ctx.game_key(),
-        "",
-        &incoming.sender,
-    )?;
-    write_atomic(&ctx.dir.outbox().join(name), &bytes)
+}
+
+/// The replies ingest sends itself (the tick answers everything it receives); templates are
+/// compiled on first use only.
+struct Replies<'a> {
+    ctx: &'a GameContext,
+    info: crate::render::GameInfo,
+    now: jiff::Timestamp,
+    renderer: Option<crate::render::Renderer>,
+    /// Whether replies go out at all (mail on, a mail message).
+    mail: bool,
+}
+
+impl Replies<'_> {
+    /// Whether to reply at all; compiles the templates the first time the answer is yes.
+    fn on(&mut self) -> Result<bool> {
+        if self.mail && self.renderer.is_none() {
+            self.renderer = Some(self.ctx.renderer()?);
+        }
+        Ok(self.mail)
+    }
+
+    /// Tells the sender of a message with a wrong or missing token that it was not accepted. The
+    /// reply goes to the address the message came from and names neither player nor token.
+    fn rejected(&mut self, incoming: &Incoming) -> Result<()> {
+        if !self.on()? {
+            return Ok(());
+        }
+        let context = crate::render::RejectContext {
+            game: &self.info,
+            subject: &incoming.subject,
+        };
+        let subject = format!("{}: your message was not accepted", self.info.title);
+        let to = Recipient::Address(incoming.sender.clone());
+        self.send(
+            to,
+            MailKind::Reject,
+            incoming,
+            subject,
+            Kind::Reject,
+            &context,
+        )
+    }
+
+    /// Tells a player their message reached the host before `round`'s deadline but was
+    /// fetched after the round was resolved.
+    fn late(
+        &mut self,
+        player: &PlayerId,
+        incoming: &Incoming,
+        round: u32,
+        deadline: jiff::Timestamp,
+    ) -> Result<()> {
+        if !self.on()? {
+            return Ok(());
+        }
+        let arrived = jiff::Timestamp::from_second(incoming.reached).unwrap_or(self.now);
+        let context = crate::render::LateContext {
+            game: &self.info,
+            round,
+            arrived: crate::clock::human(arrived),
+            deadline: crate::clock::human(deadline),
+            resolved_first: true,
+        };
+        let subject = format!(
+            "{}: round {round}, your message came too late",
+            self.info.title
+        );
+        let to = Recipient::Player(player.clone());
+        self.send(to, MailKind::Late, incoming, subject, Kind::Late, &context)
+    }
+
+    /// Tells a player the message holds the version already on file, once a tick has
+    /// acknowledged it (before that, its acknowledgement is still to come).
+    fn same(&mut self, player: &PlayerId, incoming: &Incoming, sha256: &str) -> Result<()> {
+        if !self.on()? {
+            return Ok(());
+        }
+        let receipts =
+            crate::receipts::Receipts::load(&self.ctx.dir, &self.ctx.config, self.info.round)?;
+        let Some(receipt) = receipts
+            .list
+            .iter()
+            .rev()
+            .find(|r| &r.player == player && r.sha256 == sha256)
+        else {
+            return Ok(());
+        };
+        let when = receipt.reached();
+        let context = crate::render::SameContext {
+            game: &self.info,
+            version: receipt.n,
+            received_at: crate::clock::parse_instant(when)
+                .map_or_else(|_| when.to_owned(), crate::clock::human),
+        };
+        let subject = format!(
+            "{}: round {}, we already have this version",
+            self.info.title, self.info.round
+        );
+        let to = Recipient::Player(player.clone());
+        self.send(to, MailKind::Same, incoming, subject, Kind::Same, &context)
+    }
+
+    /// Queues a reply into `outbox/`, once per message (the sequence number comes from its
+    /// Message-ID), unless it is already queued or sent.
+    fn send<C: Serialize>(
+        &self,
+        to: Recipient,
+        kind: MailKind,
+        incoming: &Incoming,
+        subject: String,
+        template: Kind,
+        context: &C,
+    ) -> Result<()> {
+        let ctx = self.ctx;
+        let Some(renderer) = &self.renderer else {
+            return Ok(()); // `on` said no
+        };
+        let body = renderer.render(template, context)?;
+        let id_hash = sha256_hex(
+            incoming
+                .message_id
+                .as_deref()
+                .unwrap_or_default()
+                .as_bytes(),
+        );
+        let name = match &to {
+            Recipient::Player(id) => ctx.config.player(id).map(|p| p.name.clone()),
+            _ => None,
+        };
+        let mail = Mail {
+            round: self.info.round,
+            kind,
+            to,
+            seq: u32::from_str_radix(&id_hash[..7], 16).unwrap_or(0),
+            subject,
+            body,
+            date: self.now,
+            in_reply_to: incoming.message_id.clone().filter(|id| id.starts_with('<')),
+        };
+        let file = mail.file_name();
+        if [
+            ctx.dir.outbox(),
+            ctx.dir.sent(),
+            ctx.dir.root().join("failed"),
+        ]
+        .iter()
+        .any(|d| d.join(&file).exists())
+        {
+            return Ok(());
+        }
+        // A reply goes to the address the message came from.
+        let bytes = format_message(
+            &mail,
+            &ctx.config.mail,
+            &ctx.game_key(),
+            &name.unwrap_or_default(),
+            &incoming.sender,
+        )?;
+        write_atomic(&ctx.dir.outbox().join(file), &bytes)
+    }
 }
 
 fn player_of(ctx: &GameContext, incoming: &Incoming, kind: &str) -> Option<PlayerId> {
@@ -298,11 +504,11 @@ fn player_of(ctx: &GameContext, incoming: &Incoming, kind: &str) -> Option<Playe
         .map(|p| p.id.clone())
 }
 
-fn read_source(source: &Source) -> Result<Vec<Item>> {
+fn read_source(source: &Source, keys: &[&str], now: i64) -> Result<Vec<Item>> {
     let read = |p: &Path| std::fs::read(p).map_err(|e| Error::io(p, e));
     Ok(match source {
         Source::Eml(path) => vec![Item {
-            incoming: message::from_mail(&read(path)?),
+            incoming: message::from_mail(&read(path)?, keys, None, now),
             maildir_file: None,
             label: path.display().to_string(),
         }],
@@ -313,7 +519,7 @@ fn read_source(source: &Source) -> Result<Vec<Item>> {
                 .map(|(i, m)| {
                     let label = format!("{} message {}", path.display(), i + 1);
                     let incoming = match m {
-                        Ok(m) => message::from_mail(m.contents()),
+                        Ok(m) => message::from_mail(m.contents(), keys, None, now),
                         Err(_) => Err("unreadable mbox entry".into()),
                     };
                     Item {
@@ -335,8 +541,14 @@ fn read_source(source: &Source) -> Result<Vec<Item>> {
             files
                 .into_iter()
                 .map(|f| {
+                    // Maildir delivery time: the file's modification time.
+                    let delivered = std::fs::metadata(&f)
+                        .and_then(|m| m.modified())
+                        .ok()
+                        .and_then(|t| jiff::Timestamp::try_from(t).ok())
+                        .map(|t| t.as_second());
                     Ok(Item {
-                        incoming: message::from_mail(&read(&f)?),
+                        incoming: message::from_mail(&read(&f)?, keys, delivered, now),
                         label: f.display().to_string(),
                         maildir_file: Some(f),
                     })
@@ -345,7 +557,8 @@ fn read_source(source: &Source) -> Result<Vec<Item>> {
         }
         Source::Chat(path) => {
             let text = crate::game_dir::read_string(path)?;
-            chat::read(&text)
+            let folder = path.parent().unwrap_or(Path::new("."));
+            chat::read(&text, folder, keys, now)
                 .map_err(|m| Error::invalid(path, "", m))?
                 .into_iter()
                 .map(|i| Item {

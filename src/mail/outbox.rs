@@ -21,6 +21,10 @@ pub enum MailKind {
     Public,
     Private,
     Reject,
+    /// A reply to a message that came too late for its round (ingest).
+    Late,
+    /// A reply to a message holding the version already on file (ingest).
+    Same,
 }
 
 impl MailKind {
@@ -32,6 +36,8 @@ impl MailKind {
             MailKind::Public => "public",
             MailKind::Private => "private",
             MailKind::Reject => "reject",
+            MailKind::Late => "late",
+            MailKind::Same => "same",
         }
     }
 }

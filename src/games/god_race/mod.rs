@@ -23,6 +23,17 @@ pub const MAX_PLAYERS: usize = 10_000;
 
 impl Game for GodRace {
     const ID: GameId = GameId::GodRace;
+    const KEYS: &'static [&'static str] = &[
+        "meadow",
+        "support",
+        "ceremony1",
+        "ceremony2",
+        "ceremony3",
+        "light",
+        "buy",
+        "give",
+        "token",
+    ];
     type State = State;
 
     fn setup(setup: &Setup<'_>) -> Result<State, SetupError> {

@@ -18,6 +18,7 @@ pub struct PlanarControl;
 
 impl Game for PlanarControl {
     const ID: GameId = GameId::PlanarControl;
+    const KEYS: &'static [&'static str] = &["vote", "garnets", "divine", "eliminate", "token"];
     type State = State;
 
     fn setup(setup: &Setup<'_>) -> Result<State, SetupError> {

@@ -18,6 +18,8 @@ pub struct RoomSwap;
 
 impl Game for RoomSwap {
     const ID: GameId = GameId::RoomSwap;
+    const KEYS: &'static [&'static str] =
+        &["room", "fallback", "peek", "block", "give_token", "token"];
     type State = State;
 
     fn setup(setup: &Setup<'_>) -> Result<State, SetupError> {
