@@ -7,6 +7,7 @@ mod support;
 mod bad_input;
 mod cases;
 mod cli;
+mod deadlines;
 mod endings;
 mod example;
 mod final_ritual;

@@ -214,10 +214,11 @@ pub fn ingest<G: Game>(
         if let Some(deadline) = closed.filter(|d| reached <= *d) {
             let missed = round.saturating_sub(1);
             let warning = format!(
-                "{label}: from {player}: reached the host {}, before round {missed}'s deadline ({}), but round {missed} was resolved before it was fetched; used for neither round {missed} nor round {round}, the player is told{}",
+                "{label}: from {player}: reached the host {}, before round {missed}'s deadline ({}), but round {missed} was resolved before it was fetched; used for neither round {missed} nor round {round}, the player is told{}{}",
                 crate::clock::human(reached),
                 crate::clock::human(deadline),
-                time_note(incoming)
+                time_note(incoming),
+                besides(incoming)
             );
             report.warnings.push(warning.clone());
             lines[i] = Some(warning);
