@@ -235,9 +235,10 @@ fn unfenced(own: &[&str], keys: &[&str]) -> Extracted {
         }
         if let Some(key) = key_of(t) {
             let ours = keys.contains(&key);
-            // the statement may go on over several lines (a list, a multi-line string)
-            let end = (i + 1..=own.len().min(i + 60))
-                .find(|&e| DeTable::parse(&own[i..e].join("\n")).is_ok());
+            // the statement may go on over several lines (a list, a multi-line string), but only
+            // a line that opens one is tried with the next (so a long body costs linear time)
+            let last = if opens(t) { own.len().min(i + 60) } else { i + 1 };
+            let end = (i + 1..=last).find(|&e| DeTable::parse(&own[i..e].join("\n")).is_ok());
             match end {
                 Some(e) => {
                     schema |= ours;
@@ -268,6 +269,15 @@ fn unfenced(own: &[&str], keys: &[&str]) -> Extracted {
         toml: schema.then(|| kept.join("\n") + "\n"),
         ignored: other.iter().map(|l| l.trim().to_owned()).collect(),
     }
+}
+
+/// Whether a `key = value` line opens a value that may close on a later line.
+fn opens(line: &str) -> bool {
+    let count = |c: char| line.matches(c).count();
+    count('[') > count(']')
+        || count('{') > count('}')
+        || line.matches("\"\"\"").count() % 2 == 1
+        || line.matches("'''").count() % 2 == 1
 }
 
 /// Lines outside a fence worth reporting: not blank, not greetings, nothing after a closing.
@@ -434,6 +444,17 @@ mod tests {
             KEYS,
         );
         assert_eq!(fenced.ignored, ["Quick question: is Peek instant?"]);
+    }
+
+    #[test]
+    fn a_body_of_ten_thousand_lines_is_read_whole() {
+        let mut body = String::from("room = \"attic\"\n");
+        for i in 0..10_000 {
+            body.push_str(&format!("line {i} of prose, x = y z\n"));
+        }
+        let e = extract(&body, KEYS);
+        assert_eq!(e.toml.as_deref(), Some("room = \"attic\"\n"));
+        assert_eq!(e.ignored.len(), 10_000);
     }
 
     #[test]
