@@ -512,7 +512,9 @@ impl Mailer<'_> {
             game: info,
             player: self.ctx.player_info(&receipt.player),
             version: receipt.n,
-            received_at: clock::human(at),
+            // when it reached the host (a mail's arrival), not when the tick got to it
+            received_at: clock::parse_instant(receipt.reached())
+                .map_or_else(|_| clock::human(at), clock::human),
             valid: outcome.valid,
             understood: &outcome.understood,
             problems: &outcome.problems,

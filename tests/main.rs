@@ -15,6 +15,7 @@ mod god_race;
 mod host_files;
 mod ingest;
 mod mail;
+mod mail_clients;
 mod planar_control;
 mod properties;
 mod secrecy;

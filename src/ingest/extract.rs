@@ -237,7 +237,11 @@ fn unfenced(own: &[&str], keys: &[&str]) -> Extracted {
             let ours = keys.contains(&key);
             // the statement may go on over several lines (a list, a multi-line string), but only
             // a line that opens one is tried with the next (so a long body costs linear time)
-            let last = if opens(t) { own.len().min(i + 60) } else { i + 1 };
+            let last = if opens(t) {
+                own.len().min(i + 60)
+            } else {
+                i + 1
+            };
             let end = (i + 1..=last).find(|&e| DeTable::parse(&own[i..e].join("\n")).is_ok());
             match end {
                 Some(e) => {
