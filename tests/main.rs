@@ -4,6 +4,7 @@
 
 mod support;
 
+mod arrival_order;
 mod bad_input;
 mod cases;
 mod cli;
