@@ -70,6 +70,7 @@ impl WithGame for Status<'_> {
                     if r.valid { "" } else { ", invalid" }
                 ),
                 (true, None) => "valid".to_owned(),
+                (false, Some(r)) if r.late => "NO valid choice".to_owned(),
                 (false, Some(r)) => format!(
                     "NO valid choice (version {}: {} problem(s))",
                     r.n,
@@ -84,6 +85,13 @@ impl WithGame for Status<'_> {
                     std::fs::read(path)
                         .is_ok_and(|b| last.is_none_or(|r| r.sha256 != sha256_hex(&b)))
                 });
+            if let Some(r) = last.filter(|r| r.late) {
+                text.push_str(&format!(
+                    "; version {} reached the host after the deadline ({}): archived, not used",
+                    r.n,
+                    r.reached()
+                ));
+            }
             if pending {
                 text.push_str("; a new version waits for the next tick");
             }

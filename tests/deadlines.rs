@@ -218,3 +218,28 @@ fn a_file_put_in_by_hand_counts_from_the_tick_that_first_sees_it() {
         "first seen at 15:01: late"
     );
 }
+
+#[test]
+fn status_shows_a_late_version_while_the_round_waits_out_its_grace() {
+    let game = game("grace = \"30m\"\n");
+    let dir = game.path();
+    let eml = bobs_mail(dir, "15:10");
+    let run = ingest(dir, &eml, "2026-12-02T15:12:00Z");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    tick(dir, "2026-12-02T15:15:00Z", &["-q"]);
+    assert!(
+        !dir.join("rounds/001/result.toml").exists(),
+        "grace until 15:30"
+    );
+    let status = adjudicate([
+        "status".as_ref(),
+        dir.as_os_str(),
+        "--now".as_ref(),
+        "2026-12-02T15:20:00Z".as_ref(),
+    ]);
+    assert!(
+        status.stdout.contains("bob          NO valid choice; version 1 reached the host after the deadline (2026-12-02T15:10:12Z): archived, not used"),
+        "{}",
+        status.stdout
+    );
+}

@@ -390,3 +390,121 @@ fn mail_delivered_by_a_real_smtp_server_into_its_maildir_is_ingested() {
         "{ack}"
     );
 }
+
+/// A mail with the given extra headers (before From) and body, as a Maildir would hold it.
+fn raw_mail(headers: &str, body: &str) -> String {
+    format!(
+        "{headers}From: erin@example.org\r\nTo: submit@example.org\r\nSubject: round 1\r\nMessage-ID: <e-{}@mail>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+#[test]
+fn when_a_mail_reached_the_host_falls_back_and_the_log_says_why() {
+    // (case, headers, Maildir delivery time, expected `reached`, note in the log)
+    let cases = [
+        (
+            "malformed Received date",
+            "Received: from x by mx.host.example.org; Wed, 32 Foo 2026 99:00:00 +0000\r\nDate: Wed, 2 Dec 2026 09:00:00 +0000\r\n",
+            "2026-12-02T10:00:00Z",
+            "2026-12-02T10:00:00Z",
+            "(time: the top Received: header has no readable date; used the delivery time)",
+        ),
+        (
+            "no date at all",
+            "",
+            "2026-12-02T10:00:00Z",
+            "2026-12-02T10:00:00Z",
+            "written as the round 1 submission (reached the host 2026-12-02T10:00:00Z)",
+        ),
+        (
+            "delivery time in the future",
+            "",
+            "2027-01-01T00:00:00Z",
+            "2026-12-02T11:00:00Z",
+            "(time: a time in the future; used the time of this run)",
+        ),
+    ];
+    for (case, headers, delivered, reached, note) in cases {
+        let game = example_game();
+        let dir = game.path();
+        tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+        let md = tempfile::tempdir().unwrap();
+        maildir(
+            md.path(),
+            &[("1.erin", raw_mail(headers, "room = \"attic\"\n"))],
+        );
+        delivered_at(&md.path().join("new/1.erin"), delivered);
+        let run = ingest(dir, "--maildir", md.path());
+        assert_eq!(run.code, 0, "{case}: {}{}", run.stdout, run.stderr);
+        let log = fs::read_to_string(dir.join("ingest.log")).unwrap();
+        assert!(log.contains(note), "{case}: {note:?} not in {log}");
+        assert!(
+            log.contains(&format!("(reached the host {reached})")),
+            "{case}: {log}"
+        );
+    }
+}
+
+#[test]
+fn a_chat_export_out_of_order_is_read_in_the_order_of_its_timestamps() {
+    let game = example_game();
+    let dir = game.path();
+    let text = fs::read_to_string(dir.join("game.toml")).unwrap().replace(
+        "email = \"bob@example.org\"",
+        "email = \"bob@example.org\"\nchat = \"bobby\"",
+    );
+    fs::write(dir.join("game.toml"), text).unwrap();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+    let files = tempfile::tempdir().unwrap();
+    let export = files.path().join("chat.json");
+    // The newer message comes first in the file; a bare fence and a TOML fence.
+    fs::write(
+        &export,
+        r#"{ "messages": [
+          { "id": "2", "timestamp": "2026-12-02T10:00:00+00:00", "timestampEdited": null,
+            "content": "```TOML\nroom = \"attic\"\n```", "author": { "name": "bobby" } },
+          { "id": "1", "timestamp": "2026-12-02T09:00:00+00:00", "timestampEdited": null,
+            "content": "```\nroom = \"cellar\"\n```", "author": { "name": "bobby" } }
+        ] }"#,
+    )
+    .unwrap();
+    let run = ingest(dir, "--chat", &export);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        fs::read_to_string(dir.join("rounds/001/submissions/bob.toml")).unwrap(),
+        "room = \"attic\"\n"
+    );
+    let log = fs::read_to_string(dir.join("ingest.log")).unwrap();
+    assert!(
+        log.contains("chat:1: from bob: superseded by a newer message in this run"),
+        "{log}"
+    );
+}
+
+#[test]
+fn a_ten_thousand_line_body_is_read_and_its_prose_reported_once() {
+    let game = example_game();
+    let dir = game.path();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+    let mut body = String::from("room = \"cellar\"\r\n");
+    for i in 0..10_000 {
+        body.push_str(&format!("line {i}\r\n"));
+    }
+    let files = tempfile::tempdir().unwrap();
+    let eml = files.path().join("long.eml");
+    fs::write(&eml, raw_mail("", &body)).unwrap();
+    let run = ingest(dir, "--eml", &eml);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        fs::read_to_string(dir.join("rounds/001/submissions/erin.toml")).unwrap(),
+        "room = \"cellar\"\n"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("ingest.log"))
+            .unwrap()
+            .lines()
+            .count(),
+        1
+    );
+}

@@ -92,6 +92,7 @@ pub fn from_mail(
     let received = message.header_values(HeaderName::Received).next().map(|h| {
         h.as_received()
             .and_then(|r| r.date())
+            .filter(mail_parser::DateTime::is_valid) // the parser is lenient: "32 Foo" parses
             .map(|d| d.to_timestamp())
             .ok_or_else(|| "the top Received: header has no readable date".to_owned())
     });
