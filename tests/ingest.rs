@@ -508,3 +508,61 @@ fn a_ten_thousand_line_body_is_read_and_its_prose_reported_once() {
         1
     );
 }
+
+#[test]
+fn the_version_already_on_file_gets_a_short_reply_and_no_new_receipt() {
+    let game = example_game();
+    let dir = game.path();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+    let first = tempfile::tempdir().unwrap();
+    maildir(
+        first.path(),
+        &[(
+            "1.erin",
+            mail("erin@example.org", "e1@mail", D1, "room = \"attic\"\n"),
+        )],
+    );
+    assert_eq!(ingest(dir, "--maildir", first.path()).code, 0);
+    tick(dir, "2026-12-02T11:05:00Z", &["-q"]);
+    // The same choice again, in a new message (a resend, another client).
+    let again = tempfile::tempdir().unwrap();
+    maildir(
+        again.path(),
+        &[(
+            "2.erin",
+            mail("erin@example.org", "e2@mail", D2, "Hi!\nroom = \"attic\"\n"),
+        )],
+    );
+    let run = ingest(dir, "--maildir", again.path());
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("from erin: the version already on file; not written, the player is told"),
+        "{}",
+        run.stdout
+    );
+    tick(dir, "2026-12-02T11:10:00Z", &["-q"]);
+    let receipts = fs::read_to_string(dir.join("rounds/001/receipts.toml")).unwrap();
+    assert_eq!(
+        receipts.matches("player = \"erin\"").count(),
+        1,
+        "{receipts}"
+    );
+    let reply = fs::read_dir(dir.join("sent"))
+        .unwrap()
+        .flatten()
+        .find(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("r001-same-erin-")
+        })
+        .map(|e| fs::read_to_string(e.path()).unwrap())
+        .expect("a reply");
+    let flat = reply
+        .replace("=\r\n", "")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(flat.contains("This is the version we already have (version 1, received Wed 2 Dec 10:00 UTC): nothing changes."), "{flat}");
+    assert!(reply.contains("In-Reply-To: <e2@mail>"), "{reply}");
+}
