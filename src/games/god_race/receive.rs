@@ -97,7 +97,50 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
         }
     }
     out.valid = !invalid && required_on_file(state, player);
+    if !out.valid {
+        out.problems.extend(missing_parts(state, player, doc));
+    }
     out.if_not_fixed = Some(if_not_fixed(state, player));
+    out
+}
+
+/// One problem per required part that neither this version nor an earlier one gave (a part this
+/// version gets wrong has its own problem): a version that is not valid always says why
+/// (ruling 13).
+fn missing_parts(state: &State, player: &PlayerId, doc: &Doc) -> Vec<Problem> {
+    let me = &state.players[player];
+    let mut out = Vec::new();
+    if me.live.meadow.is_none() && doc.get("meadow").is_none() {
+        let others: Vec<God> = God::ALL
+            .iter()
+            .copied()
+            .filter(|g| *g != me.meadow)
+            .collect();
+        out.push(Problem::general(format!(
+            "meadow is missing: add a line like meadow = \"{}\" (any meadow but your {}: {})",
+            others[0].name(),
+            me.meadow.name(),
+            God::join(&others)
+        )));
+    }
+    if state.round == 0 && me.live.support.is_none() && doc.get("support").is_none() {
+        out.push(Problem::general(format!(
+            "support is missing: add a line like support = [\"white\", \"blue\"] (your two scoring orbs, two different gods of {})",
+            God::join(God::ALL)
+        )));
+    }
+    let placed = CEREMONIES.iter().any(|c| doc.get(c).is_some());
+    if state.round > 0 && me.live.placement.is_none() && !placed {
+        let hand: Vec<String> = me
+            .hand
+            .iter()
+            .map(|g| format!("\"{}\"", g.name()))
+            .collect();
+        out.push(Problem::general(format!(
+            "ceremony1, ceremony2 and ceremony3 are missing: place exactly your orbs over them, e.g. ceremony1 = [{}], ceremony2 = [], ceremony3 = []",
+            hand.join(", ")
+        )));
+    }
     out
 }
 
