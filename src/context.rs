@@ -167,6 +167,7 @@ impl GameContext {
                 .config
                 .player(id)
                 .map_or_else(|| id.to_string(), |p| p.name.clone()),
+            token: self.secrets.tokens.contains_key(id),
         }
     }
 }

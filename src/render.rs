@@ -43,6 +43,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../templates/common/same.txt.tera"),
     ),
     (
+        "common/token.txt.tera",
+        include_str!("../templates/common/token.txt.tera"),
+    ),
+    (
         "final-ritual/macros.txt.tera",
         include_str!("../templates/final-ritual/macros.txt.tera"),
     ),
@@ -139,6 +143,8 @@ pub struct GameInfo {
 pub struct PlayerInfo {
     pub id: String,
     pub name: String,
+    /// Whether the player's submissions must carry a token (skeletons then have a token line).
+    pub token: bool,
 }
 
 #[derive(Serialize)]

@@ -90,12 +90,13 @@ impl ReplayOutcome {
         renderer: &crate::render::Renderer,
         result: &ResultFile,
     ) -> Result<()> {
-        let round = result.meta.round;
+        let folder = result.folder(&ctx.dir);
         let reports = result.render::<G>(ctx, renderer)?;
-        self.compare(&ctx.dir.result(round), result.to_toml().as_bytes())?;
-        self.compare(&ctx.dir.public(round), reports.public.as_bytes())?;
+        self.compare(&folder.join("result.toml"), result.to_toml().as_bytes())?;
+        self.compare(&folder.join("public.txt"), reports.public.as_bytes())?;
         for (player, text) in &reports.private {
-            self.compare(&ctx.dir.private(round, player), text.as_bytes())?;
+            let path = folder.join("private").join(format!("{player}.txt"));
+            self.compare(&path, text.as_bytes())?;
         }
         Ok(())
     }

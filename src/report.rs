@@ -33,6 +33,10 @@ pub struct Meta {
     pub next_round: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_deadline: Option<String>,
+    /// The opening of a game whose first round is round 0 (God Race): kept apart from that
+    /// round's own result, in `rounds/000/opening/`, and mailed as a welcome.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub opening: bool,
 }
 
 pub struct Reports {
@@ -57,6 +61,7 @@ impl ResultFile {
                 next_deadline: next_round
                     .and_then(|_| ctx.deadline(index + 1))
                     .map(clock::rfc3339),
+                opening: false,
             },
             public: result.public,
             private: result.private,
@@ -74,10 +79,20 @@ impl ResultFile {
                 index: 0,
                 next_round: Some(first_round),
                 next_deadline: ctx.deadline(0).map(clock::rfc3339),
+                opening: first_round == 0,
             },
             public: result.public,
             private: result.private,
             garnets: result.garnets,
+        }
+    }
+
+    /// The folder this result and its reports are written to.
+    pub fn folder(&self, dir: &crate::game_dir::GameDir) -> std::path::PathBuf {
+        if self.meta.opening {
+            dir.round(0).join("opening")
+        } else {
+            dir.round(self.meta.round)
         }
     }
 
@@ -250,6 +265,7 @@ mod tests {
                 index: 0,
                 next_round: Some(2),
                 next_deadline: None,
+                opening: false,
             },
             public: toml::from_str("round = 1\n[next]\nround = 2\n").unwrap(),
             private,

@@ -95,8 +95,7 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
             report: &mut report,
             deadline: None,
         };
-        let subject = format!("{}: the game begins", ctx.config.title);
-        publish::<G>(&mut mail, &renderer, &result, &subject, opts.now)?;
+        publish::<G>(&mut mail, &renderer, &result, true, opts.now)?;
     }
     if !report.over {
         play_round::<G>(ctx, opts, &renderer, &mut plan, &mut file, &mut report)?;
@@ -345,8 +344,7 @@ fn play_round<G: Game>(
     let resolution = G::resolve(&file.game, ctx.config.seed);
     let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
     let result = ResultFile::new(ctx, round, index, next_round, resolution.result);
-    let subject = format!("{}: round {round}", ctx.config.title);
-    publish::<G>(&mut mail, renderer, &result, &subject, dated)?;
+    publish::<G>(&mut mail, renderer, &result, false, dated)?;
     if let Some(next) = next_round {
         mail.plan.dir(ctx.dir.submissions(next));
     }
@@ -355,22 +353,44 @@ fn play_round<G: Game>(
     Ok(())
 }
 
-/// Writes a result and its reports into the round's folder and queues them as mail.
+/// Writes a result and its reports into its folder (`ResultFile::folder`) and queues them as
+/// mail: an opening as "the game begins" and a welcome, a round as its results and reports.
 fn publish<G: Game>(
     mail: &mut Mailer<'_>,
     renderer: &Renderer,
     result: &ResultFile,
-    subject: &str,
+    opening: bool,
     dated: Timestamp,
 ) -> Result<()> {
     let ctx = mail.ctx;
     let round = result.meta.round;
+    let title = &ctx.config.title;
+    let (public_subject, private_subject) = if opening {
+        (
+            format!("{title}: the game begins"),
+            format!("{title}: welcome, and your first submission"),
+        )
+    } else {
+        (
+            format!("{title}: round {round} results"),
+            format!("{title}: round {round}, your private report"),
+        )
+    };
+    // An opening kept apart from round 0 is mailed under its own names, so that round 0's own
+    // results are queued too.
+    let (public_kind, private_kind) = if result.meta.opening {
+        (MailKind::Opening, MailKind::Welcome)
+    } else {
+        (MailKind::Public, MailKind::Private)
+    };
     let reports = result.render::<G>(ctx, renderer)?;
-    mail.plan.file(ctx.dir.result(round), result.to_toml());
+    let folder = result.folder(&ctx.dir);
+    mail.plan.file(folder.join("result.toml"), result.to_toml());
     mail.plan
-        .file(ctx.dir.public(round), reports.public.clone());
+        .file(folder.join("public.txt"), reports.public.clone());
     for (player, text) in &reports.private {
-        mail.plan.file(ctx.dir.private(round, player), text.clone());
+        mail.plan
+            .file(folder.join("private").join(format!("{player}.txt")), text.clone());
     }
     let public_to = match ctx.config.mail.public_to {
         Some(_) => vec![Recipient::List],
@@ -385,10 +405,10 @@ fn publish<G: Game>(
         let body = reports.public.clone();
         mail.queue(Mail {
             round,
-            kind: MailKind::Public,
+            kind: public_kind,
             to,
             seq: 0,
-            subject: format!("{subject} results"),
+            subject: public_subject.clone(),
             body,
             date: dated,
             in_reply_to: None,
@@ -397,10 +417,10 @@ fn publish<G: Game>(
     for (player, text) in &reports.private {
         mail.queue(Mail {
             round,
-            kind: MailKind::Private,
+            kind: private_kind,
             to: Recipient::Player(player.clone()),
             seq: 0,
-            subject: format!("{subject}, your private report"),
+            subject: private_subject.clone(),
             body: text.clone(),
             date: dated,
             in_reply_to: None,

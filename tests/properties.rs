@@ -641,6 +641,7 @@ mod final_ritual {
                         player: PlayerInfo {
                             id: id.to_string(),
                             name: id.to_string(),
+                            token: false,
                         },
                         public: &result.public,
                         private,

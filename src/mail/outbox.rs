@@ -23,6 +23,9 @@ pub enum MailKind {
     Reject,
     /// A reply to a message that came too late for its round (ingest).
     Late,
+    /// The opening announcement and welcome of a game whose first round is round 0.
+    Opening,
+    Welcome,
     /// A reply to a message holding the version already on file (ingest).
     Same,
 }
@@ -37,6 +40,8 @@ impl MailKind {
             MailKind::Private => "private",
             MailKind::Reject => "reject",
             MailKind::Late => "late",
+            MailKind::Opening => "opening",
+            MailKind::Welcome => "welcome",
             MailKind::Same => "same",
         }
     }

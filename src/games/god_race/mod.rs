@@ -201,8 +201,20 @@ impl Game for GodRace {
 
     /// The private report needs the round, the podium and the gods' points, not every player's
     /// meadow, score or scoring orbs (each player's own are in their private part).
+    fn opening(state: &State) -> Option<crate::games::RoundResult> {
+        Some(resolve::opening(state))
+    }
+
     fn private_view(public: &toml::Table) -> toml::Table {
-        let mut view: toml::Table = ["round", "next_round", "podium", "places", "rituals"]
+        let mut view: toml::Table = [
+            "round",
+            "next_round",
+            "podium",
+            "places",
+            "rituals",
+            "phase",
+            "goal",
+        ]
             .iter()
             .filter_map(|k| public.get(*k).map(|v| (k.to_string(), v.clone())))
             .collect();

@@ -104,6 +104,47 @@ impl Private {
     }
 }
 
+/// The opening (issue 13: round 0 is a submission round, so players must learn the format before
+/// it): who plays, the goal, and to each player their meadow and balance, with a skeleton for
+/// round 0 in the private welcome.
+pub fn opening(state: &State) -> RoundResult {
+    #[derive(Serialize)]
+    struct Opening<'a> {
+        round: u32,
+        phase: &'static str,
+        next_round: u32,
+        players: Vec<&'a PlayerId>,
+        /// The goal's space.
+        goal: u32,
+    }
+    #[derive(Serialize)]
+    struct Welcome {
+        meadow: God,
+        garnets: i64,
+        next_meadows: Vec<God>,
+    }
+    let public = Opening {
+        round: 0,
+        phase: "opening",
+        next_round: state.round,
+        players: state.players.keys().collect(),
+        goal: state.options.spaces,
+    };
+    let private = state
+        .players
+        .iter()
+        .map(|(id, p)| {
+            let welcome = Welcome {
+                meadow: p.meadow,
+                garnets: p.garnets,
+                next_meadows: God::ALL.iter().copied().filter(|g| *g != p.meadow).collect(),
+            };
+            (id.clone(), to_table(&welcome))
+        })
+        .collect();
+    RoundResult::without_garnets(&public, private)
+}
+
 pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
     let mut next = state.clone();
     let mut private: BTreeMap<PlayerId, Private> = BTreeMap::new();
