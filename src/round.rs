@@ -389,8 +389,10 @@ fn publish<G: Game>(
     mail.plan
         .file(folder.join("public.txt"), reports.public.clone());
     for (player, text) in &reports.private {
-        mail.plan
-            .file(folder.join("private").join(format!("{player}.txt")), text.clone());
+        mail.plan.file(
+            folder.join("private").join(format!("{player}.txt")),
+            text.clone(),
+        );
     }
     let public_to = match ctx.config.mail.public_to {
         Some(_) => vec![Recipient::List],

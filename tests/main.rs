@@ -12,6 +12,7 @@ mod deadlines;
 mod endings;
 mod example;
 mod final_ritual;
+mod first_game;
 mod god_race;
 mod host_files;
 mod ingest;

@@ -215,9 +215,9 @@ impl Game for GodRace {
             "phase",
             "goal",
         ]
-            .iter()
-            .filter_map(|k| public.get(*k).map(|v| (k.to_string(), v.clone())))
-            .collect();
+        .iter()
+        .filter_map(|k| public.get(*k).map(|v| (k.to_string(), v.clone())))
+        .collect();
         if let Some(points) = public.get("final").and_then(|f| f.get("god_points")) {
             let mut fin = toml::Table::new();
             fin.insert("god_points".into(), points.clone());

@@ -137,7 +137,11 @@ pub fn opening(state: &State) -> RoundResult {
             let welcome = Welcome {
                 meadow: p.meadow,
                 garnets: p.garnets,
-                next_meadows: God::ALL.iter().copied().filter(|g| *g != p.meadow).collect(),
+                next_meadows: God::ALL
+                    .iter()
+                    .copied()
+                    .filter(|g| *g != p.meadow)
+                    .collect(),
             };
             (id.clone(), to_table(&welcome))
         })
