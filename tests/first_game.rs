@@ -137,6 +137,23 @@ fn every_game_made_with_new_plays_to_its_end_from_the_skeletons_alone() {
             rounds += 1;
         }
         assert!(rounds >= 2, "{game}: only {rounds} rounds");
+        // The last report tells each player their outcome first, and asks for nothing more.
+        for (player, report) in latest_reports(&dir) {
+            let text = fs::read_to_string(&report).unwrap();
+            let lead = text.split("\n\n").nth(1).unwrap_or_default().to_lowercase();
+            assert!(
+                lead.contains("is over") || lead.starts_with("you win"),
+                "{game}: {player}'s last report leads with {lead:?}"
+            );
+            assert!(
+                !text.contains("# Reply with this"),
+                "{game}: {player} is asked for more:\n{text}"
+            );
+            assert!(
+                !text.contains("(secret"),
+                "{game}: {player}'s secret stays 'secret' at the end:\n{text}"
+            );
+        }
         let replay = adjudicate(["replay".as_ref(), dir.as_os_str()]);
         assert_eq!(replay.code, 0, "{game}: {}", replay.stdout);
     }
