@@ -19,6 +19,12 @@ impl PlayerId {
         (first_ok && rest_ok && text.len() <= 32).then(|| PlayerId(text.to_owned()))
     }
 
+    /// An id as a player writes it when naming another player in a submission: spaces around it
+    /// and letter case do not matter (`" Erin"` names `erin`); the canonical id is what is echoed.
+    pub fn named(text: &str) -> Option<PlayerId> {
+        PlayerId::parse(&text.trim().to_ascii_lowercase())
+    }
+
     pub fn as_str(&self) -> &str {
         &self.0
     }

@@ -210,7 +210,7 @@ fn entry(
             )
         })?;
         let text = node.as_str(key)?;
-        PlayerId::parse(text.trim())
+        PlayerId::named(text)
             .filter(|id| living.contains(id))
             .ok_or_else(|| {
                 Problem::at(
@@ -250,7 +250,7 @@ fn respond(table: &Table, others: &[PlayerId], plan: &mut Plan, out: &mut Outcom
             Err(p) => out.problems.push(p),
             Ok(items) => {
                 for (item, text) in items {
-                    match PlayerId::parse(text.trim()).filter(|id| others.contains(id)) {
+                    match PlayerId::named(text).filter(|id| others.contains(id)) {
                         Some(id) if !plan.refuse.contains(&id) => plan.refuse.push(id),
                         Some(_) => {}
                         None => out.problems.push(Problem::at(

@@ -395,7 +395,7 @@ fn read_gift(
         .get("to")
         .ok_or_else(|| Problem::at(item.pos, format!("give: a gift needs `to` ({example})")))?;
     let to_text = to_node.as_str("give.to")?;
-    let to = PlayerId::parse(to_text.trim())
+    let to = PlayerId::named(to_text)
         .filter(|id| state.players.contains_key(id))
         .ok_or_else(|| {
             Problem::at(

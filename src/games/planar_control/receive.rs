@@ -99,7 +99,7 @@ fn read_vote(node: &Node, others: &[PlayerId], plane: Plane) -> Result<Option<Pl
     if text.eq_ignore_ascii_case("abstain") || text.is_empty() {
         return Ok(None);
     }
-    PlayerId::parse(text).filter(|id| others.contains(id)).map(Some).ok_or_else(|| {
+    PlayerId::named(text).filter(|id| others.contains(id)).map(Some).ok_or_else(|| {
         Problem::at(
             node.pos,
             format!(
@@ -136,7 +136,7 @@ fn divine(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
                 .iter()
                 .map(|i| {
                     let text = i.as_str("divine")?;
-                    PlayerId::parse(text.trim())
+                    PlayerId::named(text)
                         .filter(|id| others.contains(id))
                         .ok_or_else(|| {
                             Problem::at(
@@ -219,7 +219,7 @@ fn eliminate(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome)
                 PlayerId::join(&members)
             ))),
             Some(node) => match node.as_str(&format!("eliminate.{}", alignment.name())) {
-                Ok(text) => match PlayerId::parse(text.trim()).filter(|id| members.contains(id)) {
+                Ok(text) => match PlayerId::named(text).filter(|id| members.contains(id)) {
                     Some(id) => {
                         out.understood.push(format!("{}: {id}", alignment.title()));
                         votes.insert(*alignment, id);

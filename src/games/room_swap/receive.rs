@@ -134,7 +134,7 @@ fn read_target(
         .into_iter()
         .filter(|p| p != player)
         .collect();
-    match PlayerId::parse(text.trim()) {
+    match PlayerId::named(text) {
         Some(id) if &id == player => Err(Problem::at(
             node.pos,
             format!("{key}: you cannot name yourself"),
@@ -372,7 +372,7 @@ fn receive_token_gift(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut
         return;
     };
     let chosen = node.as_str("give_token").and_then(|text| {
-        PlayerId::parse(text.trim())
+        PlayerId::named(text)
             .filter(|id| eligible.contains(id))
             .ok_or_else(|| {
                 Problem::at(
