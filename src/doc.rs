@@ -68,7 +68,11 @@ impl Doc {
                 root: convert_table(table.get_ref(), &index),
             }),
             Err(e) => {
-                let message = format!("not valid TOML: {}", e.message().trim_end());
+                let at = e.span().and_then(|r| source.get(r)).unwrap_or_default();
+                let message = format!(
+                    "not valid TOML: {}",
+                    crate::problem::toml_message(e.message(), at)
+                );
                 Err(match e.span() {
                     Some(span) => Problem::at(index.pos(span.start), message),
                     None => Problem::general(message),

@@ -18,10 +18,12 @@ pub fn parse<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T> {
 /// another pass and are not unknown.
 pub fn parse_allowing<T: DeserializeOwned>(path: &Path, text: &str, others: &[&str]) -> Result<T> {
     let syntax = |e: toml::de::Error| {
+        let pointed = e.span().and_then(|r| text.get(r)).unwrap_or_default();
+        let message = crate::problem::toml_message(e.message(), pointed);
         let at = e
             .span()
             .map_or_else(String::new, |span| at(text, span.start));
-        Error::invalid(path, at, e.message().trim_end().to_owned())
+        Error::invalid(path, at, message)
     };
     let de = toml::Deserializer::parse(text).map_err(syntax)?;
     let mut unknown: Option<Vec<String>> = None;

@@ -57,6 +57,32 @@ impl fmt::Display for Problem {
     }
 }
 
+/// The toml parser's message in words a player or host can act on: the key of a duplicate, what a
+/// number must look like. `at` is the text the parser pointed at (a key, a value).
+pub fn toml_message(message: &str, at: &str) -> String {
+    let message = message.trim_end();
+    let at = at.trim();
+    // (what the parser says, what we say)
+    const NUMBER: &str = "is not a number this file can hold: write digits only, a whole number from 0 to 9223372036854775807";
+    let rewritten = if message == "duplicate key" && !at.is_empty() {
+        format!("duplicate key `{at}`: a key may appear once; keep one of the lines")
+    } else if message.contains("integer number overflowed")
+        || message.contains("as i128")
+        || message.contains("invalid hexadecimal")
+        || message.contains("invalid octal")
+        || message.contains("invalid binary")
+    {
+        if at.is_empty() {
+            format!("a number {NUMBER}")
+        } else {
+            format!("`{at}` {NUMBER}")
+        }
+    } else {
+        return message.to_owned();
+    };
+    rewritten
+}
+
 /// A 1-based position in a text file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Pos {
@@ -96,6 +122,16 @@ impl<'a> LineIndex<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn toml_messages_name_the_key_and_say_what_a_number_must_be() {
+        assert_eq!(
+            toml_message("duplicate key", "room"),
+            "duplicate key `room`: a key may appear once; keep one of the lines"
+        );
+        assert!(toml_message("integer number overflowed", "0x").starts_with("`0x` is not a number"));
+        assert_eq!(toml_message("expected `=`", "x"), "expected `=`");
+    }
 
     #[test]
     fn positions_are_one_based_and_count_characters() {

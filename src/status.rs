@@ -64,10 +64,11 @@ impl WithGame for Status<'_> {
         for id in &expected {
             let last = receipts.last_for(id);
             let mut text = match (G::has_valid(state, id), last) {
+                (true, Some(r)) if r.valid => format!("valid (latest version {})", r.n),
                 (true, Some(r)) => format!(
-                    "valid (latest version {}{})",
+                    "valid: an earlier version counts; the latest, version {}, is NOT valid ({} problem(s))",
                     r.n,
-                    if r.valid { "" } else { ", invalid" }
+                    r.problems.len()
                 ),
                 (true, None) => "valid".to_owned(),
                 (false, Some(r)) if r.late => "NO valid choice".to_owned(),
