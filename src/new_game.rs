@@ -8,14 +8,22 @@ use serde::Deserialize;
 use std::fmt::Write;
 use std::path::Path;
 
-const SAMPLE_PLAYERS: [(&str, &str); 6] = [
-    ("alice", "Alice"),
-    ("bob", "Bob"),
-    ("carol", "Carol"),
-    ("dave", "Dave"),
-    ("erin", "Erin"),
-    ("frank", "Frank"),
+/// Sample players, as many as each game is written for; the host replaces them.
+const SAMPLE_PLAYERS: [&str; 15] = [
+    "alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory",
+    "niaj", "olivia", "peggy", "rupert",
 ];
+
+/// Each game's own documented game.toml, with `{seed}`, `{first_deadline}` and `{players}` to
+/// fill, and how many sample players it gets.
+fn template(id: GameId) -> (&'static str, usize) {
+    match id {
+        GameId::RoomSwap => (include_str!("../games/room-swap/new.toml"), 6),
+        GameId::GodRace => (include_str!("../games/god-race/new.toml"), 7),
+        GameId::PlanarControl => (include_str!("../games/planar-control/new.toml"), 15),
+        GameId::FinalRitual => (include_str!("../games/final-ritual/new.toml"), 5),
+    }
+}
 
 #[derive(Deserialize)]
 struct PlayersFile {
@@ -52,36 +60,37 @@ pub fn create(game: &str, game_dir: &Path, players: Option<&Path>) -> Result<Str
             game_dir.display()
         )));
     }
+    let (template, sample) = template(id);
     let players_toml = match players {
+        // every column of the file is kept, in its order
         Some(path) => {
             let file: PlayersFile = crate::host_file::parse(path, &read_string(path)?)?;
             file.players
                 .iter()
-                .map(|p| format!("[[players]]\n{}", toml::to_string(p).expect("tables serialize")))
+                .map(|p| {
+                    let mut rest = p.clone();
+                    let id = rest
+                        .remove("id")
+                        .map_or_else(String::new, |id| format!("id = {id}\n"));
+                    let rest = toml::to_string(&rest).expect("tables serialize");
+                    format!("[[players]]\n{id}{rest}")
+                })
                 .collect::<Vec<_>>()
                 .join("\n")
         }
-        None => SAMPLE_PLAYERS.iter().fold(String::new(), |mut out, (id, name)| {
-            let _ = writeln!(out, "[[players]]\nid = \"{id}\"\nname = \"{name}\"\nemail = \"{id}@example.org\"\ngarnets = 10\n");
+        None => SAMPLE_PLAYERS[..sample].iter().fold(String::new(), |mut out, id| {
+            let name = format!("{}{}", id[..1].to_ascii_uppercase(), &id[1..]);
+            let _ = writeln!(
+                out,
+                "[[players]]\nid = \"{id}\"\nname = \"{name}\"\nemail = \"{id}@example.org\"\ngarnets = 10\n"
+            );
             out
         }),
     };
-    let text = match id {
-        GameId::RoomSwap => room_swap_toml(&players_toml),
-        // The other games start from their sample game, with the players replaced if given.
-        GameId::GodRace => with_players(
-            include_str!("../games/god-race/example/game.toml"),
-            players.map(|_| players_toml.as_str()),
-        ),
-        GameId::PlanarControl => with_players(
-            include_str!("../games/planar-control/example/game.toml"),
-            players.map(|_| players_toml.as_str()),
-        ),
-        GameId::FinalRitual => with_players(
-            include_str!("../games/final-ritual/example/game.toml"),
-            players.map(|_| players_toml.as_str()),
-        ),
-    };
+    let text = template
+        .replace("{seed}", &random_seed().to_string())
+        .replace("{first_deadline}", &first_deadline())
+        .replace("{players}", players_toml.trim_end());
     let path = game_dir.join("game.toml");
     GameConfig::parse(&path, &text)?; // what we write must load
     write_atomic(&path, text.as_bytes())?;
@@ -89,40 +98,18 @@ pub fn create(game: &str, game_dir: &Path, players: Option<&Path>) -> Result<Str
     Ok("game.toml and .gitignore".into())
 }
 
-/// `sample` with its `[[players]]` replaced by `players`, if given.
-fn with_players(sample: &str, players: Option<&str>) -> String {
-    match players {
-        Some(list) => {
-            let head = sample.split("[[players]]").next().unwrap_or(sample);
-            format!("{head}{list}")
-        }
-        None => sample.to_owned(),
-    }
+/// A seed from the operating system's randomness, within what TOML can hold: every new game is
+/// dealt differently, and only the host knows how.
+fn random_seed() -> u64 {
+    use rand::RngExt;
+    rand::rng().random::<u64>() >> 1
 }
 
-fn room_swap_toml(players_toml: &str) -> String {
-    format!(
-        r#"# A Room Swap game. Players' submissions go into rounds/NNN/submissions/<player>.toml.
-game = "room-swap"
-title = "Room Swap"
-seed = {seed}                  # every random draw derives from it; keep it secret
-
-[schedule]
-first_deadline = 2026-12-02T15:00:00Z
-every = "24h"
-# remind_before = "3h"
-early_close = false
-
-[mail]
-from = "Room Swap Host <host@example.org>"
-transport = "file"             # none | file (.eml files in outbox/, moved to sent/)
-
-[options]
-rounds = 4
-peek_cost = 2
-block_cost = 5
-
-{players_toml}"#,
-        seed = 20261130
-    )
+/// The day after tomorrow at 15:00 UTC: a first deadline that has not passed yet.
+fn first_deadline() -> String {
+    let now = jiff::Timestamp::now();
+    let later = now
+        .checked_add(jiff::SignedDuration::from_hours(48))
+        .unwrap_or(now);
+    format!("{}T15:00:00Z", later.strftime("%Y-%m-%d"))
 }

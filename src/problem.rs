@@ -129,7 +129,9 @@ mod tests {
             toml_message("duplicate key", "room"),
             "duplicate key `room`: a key may appear once; keep one of the lines"
         );
-        assert!(toml_message("integer number overflowed", "0x").starts_with("`0x` is not a number"));
+        assert!(
+            toml_message("integer number overflowed", "0x").starts_with("`0x` is not a number")
+        );
         assert_eq!(toml_message("expected `=`", "x"), "expected `=`");
     }
 

@@ -190,7 +190,9 @@ fn new_takes_the_players_from_a_file() {
     let players = tmp.path().join("players.toml");
     let list: String = ["ann", "ben", "cat", "dan", "eve", "fay"]
         .iter()
-        .map(|id| format!("[[players]]\nid = \"{id}\"\nemail = \"{id}@example.net\"\n"))
+        .map(|id| {
+            format!("[[players]]\nid = \"{id}\"\nemail = \"{id}@example.net\"\ngarnets = 7\nchat = \"{id}#1\"\n")
+        })
         .collect();
     fs::write(&players, list).unwrap();
     let dir = tmp.path().join("g");
@@ -207,6 +209,25 @@ fn new_takes_the_players_from_a_file() {
         toml.contains("id = \"fay\"") && !toml.contains("alice"),
         "{toml}"
     );
+    // every column is kept, the id first
+    assert!(
+        toml.contains("[[players]]\nid = \"ann\"\nchat = \"ann#1\"\nemail = \"ann@example.net\"\ngarnets = 7\n"),
+        "{toml}"
+    );
+}
+
+#[test]
+fn new_draws_a_seed_of_its_own_for_every_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let seed = |name: &str| {
+        let dir = tmp.path().join(name);
+        let run = adjudicate(["new".as_ref(), "god-race".as_ref(), dir.as_os_str()]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let toml: toml::Table =
+            toml::from_str(&fs::read_to_string(dir.join("game.toml")).unwrap()).unwrap();
+        toml["seed"].as_integer().unwrap()
+    };
+    assert_ne!(seed("a"), seed("b"));
 }
 
 #[test]
