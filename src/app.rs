@@ -319,7 +319,7 @@ fn summary(ctx: &GameContext, opts: &TickOptions, r: &TickReport, started: Insta
         ));
     }
     for stray in &r.strays {
-        line(format!("warning: submissions/{stray}"));
+        line(format!("warning: {stray}"));
     }
     if r.over {
         line("the game is over; nothing to do".into());

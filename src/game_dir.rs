@@ -99,6 +99,31 @@ impl GameDir {
         self.root.join("templates")
     }
 
+    /// Files put into the `submissions/` of round `closed` after it was resolved (newer than its
+    /// result.toml): nobody will ever read them, and the host should hear of it.
+    pub fn late_files(&self, closed: u32) -> Vec<PathBuf> {
+        let resolved = fs::metadata(self.result(closed)).and_then(|m| m.modified());
+        let Ok(resolved) = resolved else {
+            return Vec::new();
+        };
+        let mut late: Vec<PathBuf> = self
+            .submission_entries(closed)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|e| match e {
+                SubmissionEntry::File { path, .. } => Some(path),
+                SubmissionEntry::Stray { .. } => None,
+            })
+            .filter(|p| {
+                fs::metadata(p)
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|t| t > resolved)
+            })
+            .collect();
+        late.sort();
+        late
+    }
+
     /// Removes the temp files a killed run left behind (named `.adjudicate-*`, never renamed into
     /// place) from the folders a tick or `ingest` writes into: the root, `outbox/`, and the given
     /// rounds' folders. Call it only under the lock: another run's temp files are live. Returns

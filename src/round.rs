@@ -138,6 +138,15 @@ fn play_round<G: Game>(
     let round = G::round(&file.game);
     let index = G::rounds_played(&file.game);
     let info = ctx.game_info(round, index, None);
+    if let Some(closed) = round.checked_sub(1) {
+        for path in ctx.dir.late_files(closed) {
+            report.strays.push(format!(
+                "{}: round {closed} is closed and this file came after it was resolved; it is not read (round {round}'s files go into {})",
+                path.display(),
+                ctx.dir.submissions(round).display()
+            ));
+        }
+    }
     plan.dir(ctx.dir.submissions(round));
     let receipts_path = ctx.dir.receipts(round);
     let mut receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
@@ -187,14 +196,14 @@ fn play_round<G: Game>(
             crate::game_dir::SubmissionEntry::Stray { name, reason } => {
                 mail.report
                     .strays
-                    .push(format!("{name}: {reason}; ignored"));
+                    .push(format!("submissions/{name}: {reason}; ignored"));
                 continue;
             }
             crate::game_dir::SubmissionEntry::File { player, path } => (player, path),
         };
         if ctx.config.player(&player).is_none() {
             mail.report.strays.push(format!(
-                "{player}.toml: no player `{player}` in game.toml; ignored"
+                "submissions/{player}.toml: no player `{player}` in game.toml; ignored"
             ));
             continue;
         }

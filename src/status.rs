@@ -49,6 +49,16 @@ impl WithGame for Status<'_> {
             ),
         };
         let receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
+        if let Some(closed) = round.checked_sub(1) {
+            for path in ctx.dir.late_files(closed) {
+                let _ = writeln!(
+                    out,
+                    "Warning: {} came after round {closed} was resolved and is not read; round {round}'s files go into {}",
+                    path.display(),
+                    ctx.dir.submissions(round).display()
+                );
+            }
+        }
         let on_disk: Vec<_> = ctx
             .dir
             .submission_entries(round)?

@@ -422,3 +422,29 @@ fn a_tick_killed_at_any_rename_is_finished_by_the_next_with_the_same_bytes_and_n
     }
     assert!(kill_points >= 20, "only {kill_points} kill points");
 }
+
+#[test]
+fn a_file_dropped_into_a_closed_round_is_named_by_round_and_status() {
+    let game = example_game();
+    let dir = game.path();
+    tick(dir, BEFORE_DEADLINE, &["-q"]);
+    all_six(dir, 1);
+    tick(dir, AT_DEADLINE, &["-q"]);
+    // mtimes have a resolution: make the late file clearly newer than result.toml
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    submit(dir, 1, "bob", "room = \"cellar\"\n");
+    let run = tick(dir, "2026-12-02T16:00:00Z", &[]);
+    assert!(
+        run.stdout.contains("rounds/001/submissions/bob.toml: round 1 is closed and this file came after it was resolved; it is not read"),
+        "{}",
+        run.stdout
+    );
+    let status = adjudicate(["status".as_ref(), dir.as_os_str()]);
+    assert!(
+        status
+            .stdout
+            .contains("bob.toml came after round 1 was resolved and is not read"),
+        "{}",
+        status.stdout
+    );
+}
