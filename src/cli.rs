@@ -25,17 +25,23 @@ struct Cli {
 #[derive(Subcommand)]
 enum Sub {
     /// Create a game directory with a sample game.toml.
+    #[command(
+        after_help = "Example: adjudicate new room-swap ~/games/match7 --players players.toml"
+    )]
     New {
         /// The game: god-race, room-swap, planar-control or final-ritual.
         game: String,
-        /// The directory to create (must not exist or be empty).
+        /// The game directory to create (must not exist or be empty).
         game_dir: PathBuf,
         /// A TOML file with [[players]] entries (id, name, email) to use instead of sample players.
         #[arg(long, value_name = "FILE")]
         players: Option<PathBuf>,
     },
     /// Check the game directory, or one submission file, and print every problem.
+    #[command(after_help = "Example: adjudicate check ~/games/match7
+         adjudicate check ~/games/match7 alice.toml --player alice")]
     Check {
+        /// The game directory: the folder that holds game.toml, state.toml and rounds/.
         game_dir: PathBuf,
         /// A submission file to check against the current round.
         file: Option<PathBuf>,
@@ -44,14 +50,19 @@ enum Sub {
         player: Option<String>,
     },
     /// Show the round, its deadline, and who has a valid submission.
+    #[command(after_help = "Example: adjudicate status ~/games/match7")]
     Status {
+        /// The game directory: the folder that holds game.toml, state.toml and rounds/.
         game_dir: PathBuf,
         /// The clock (RFC 3339), for time left.
         #[arg(long, value_name = "TIME", value_parser = parse_now)]
         now: Option<jiff::Timestamp>,
     },
     /// Run one tick: receive, answer, resolve when due, render, queue and send mail.
+    #[command(after_help = "Example: adjudicate round ~/games/match7
+         adjudicate round ~/games/match7 --now 2026-12-02T15:00:00Z --dry-run")]
     Round {
+        /// The game directory: the folder that holds game.toml, state.toml and rounds/.
         game_dir: PathBuf,
         /// The clock (RFC 3339), e.g. 2026-12-02T15:00:00Z.
         #[arg(long, value_name = "TIME", value_parser = parse_now)]
@@ -70,18 +81,30 @@ enum Sub {
         quiet: bool,
     },
     /// Re-render the reports of a resolved round from its result.toml (after a template edit).
+    #[command(after_help = "Example: adjudicate render ~/games/match7 --round 3")]
     Render {
+        /// The game directory: the folder that holds game.toml, state.toml and rounds/.
         game_dir: PathBuf,
         /// The round (default: every resolved round).
         #[arg(long, value_name = "N")]
         round: Option<u32>,
     },
     /// Re-resolve every round from the archive and report any difference (exit 1 if any).
-    Replay { game_dir: PathBuf },
+    #[command(after_help = "Example: adjudicate replay ~/games/match7")]
+    Replay {
+        /// The game directory: the folder that holds game.toml, state.toml and rounds/.
+        game_dir: PathBuf,
+    },
     /// Send the messages waiting in outbox/.
-    Send { game_dir: PathBuf },
+    #[command(after_help = "Example: adjudicate send ~/games/match7")]
+    Send {
+        /// The game directory: the folder that holds game.toml, state.toml and rounds/.
+        game_dir: PathBuf,
+    },
     /// Take submissions from mail or a chat export into the current round's submissions/.
+    #[command(after_help = "Example: adjudicate ingest ~/games/match7 --maildir ~/Maildir/match7")]
     Ingest {
+        /// The game directory: the folder that holds game.toml, state.toml and rounds/.
         game_dir: PathBuf,
         /// A Maildir: messages in new/ are read, then moved to cur/.
         #[arg(long, value_name = "DIR", group = "source")]

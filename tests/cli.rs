@@ -7,15 +7,21 @@ use std::fs;
 #[test]
 fn every_subcommand_has_help() {
     for sub in [
-        "new", "check", "status", "round", "render", "replay", "send",
+        "new", "check", "status", "round", "render", "replay", "send", "ingest",
     ] {
         let run = adjudicate([sub, "--help"]);
         assert_eq!(run.code, 0, "{sub}: {}", run.stderr);
-        assert!(
-            run.stdout.contains("Usage: adjudicate"),
-            "{sub}: {}",
-            run.stdout
-        );
+        for text in [
+            "Usage: adjudicate",
+            "<GAME_DIR>  The game directory",
+            "Example: adjudicate",
+        ] {
+            assert!(
+                run.stdout.contains(text),
+                "{sub}: {text:?} not in\n{}",
+                run.stdout
+            );
+        }
     }
     let run = adjudicate(["--help"]);
     assert!(run.stdout.contains("Exit codes: 0 done"), "{}", run.stdout);
