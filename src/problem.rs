@@ -57,30 +57,34 @@ impl fmt::Display for Problem {
     }
 }
 
+/// What the toml parser says of a number it cannot hold (too big, `0x` with no digits, …).
+const NUMBER_ERRORS: &[&str] = &[
+    "integer number overflowed",
+    "as i128",
+    "invalid hexadecimal",
+    "invalid octal",
+    "invalid binary",
+];
+
 /// The toml parser's message in words a player or host can act on: the key of a duplicate, what a
 /// number must look like. `at` is the text the parser pointed at (a key, a value).
 pub fn toml_message(message: &str, at: &str) -> String {
     let message = message.trim_end();
     let at = at.trim();
-    // (what the parser says, what we say)
-    const NUMBER: &str = "is not a number this file can hold: write digits only, a whole number from 0 to 9223372036854775807";
-    let rewritten = if message == "duplicate key" && !at.is_empty() {
-        format!("duplicate key `{at}`: a key may appear once; keep one of the lines")
-    } else if message.contains("integer number overflowed")
-        || message.contains("as i128")
-        || message.contains("invalid hexadecimal")
-        || message.contains("invalid octal")
-        || message.contains("invalid binary")
-    {
-        if at.is_empty() {
-            format!("a number {NUMBER}")
+    if message == "duplicate key" && !at.is_empty() {
+        return format!("duplicate key `{at}`: a key may appear once; keep one of the lines");
+    }
+    if NUMBER_ERRORS.iter().any(|n| message.contains(n)) {
+        let what = if at.is_empty() {
+            "a number".to_owned()
         } else {
-            format!("`{at}` {NUMBER}")
-        }
-    } else {
-        return message.to_owned();
-    };
-    rewritten
+            format!("`{at}`")
+        };
+        return format!(
+            "{what} is not a number this file can hold: write digits only, a whole number from 0 to 9223372036854775807"
+        );
+    }
+    message.to_owned()
 }
 
 /// A 1-based position in a text file.
