@@ -154,6 +154,21 @@ fn every_game_made_with_new_plays_to_its_end_from_the_skeletons_alone() {
                 "{game}: {player}'s secret stays 'secret' at the end:\n{text}"
             );
         }
+        // Everything a player reads fits a 72-column terminal or mail client.
+        for entry in walkdir::WalkDir::new(dir.join("rounds")).into_iter().flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "txt") {
+                let text = fs::read_to_string(path).unwrap();
+                for line in text.lines() {
+                    assert!(
+                        line.chars().count() <= 72,
+                        "{game}: {} has a line of {} columns:\n{line}",
+                        path.display(),
+                        line.chars().count()
+                    );
+                }
+            }
+        }
         let replay = adjudicate(["replay".as_ref(), dir.as_os_str()]);
         assert_eq!(replay.code, 0, "{game}: {}", replay.stdout);
     }

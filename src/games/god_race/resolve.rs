@@ -562,11 +562,14 @@ fn picture(state: &State) -> Vec<String> {
         };
         gods.push_str(&format!("{cell:>5}"));
     }
+    let mut lines = vec![numbers, gods];
+    // The podium goes under the goal, on a line of its own, so the track stays within 72 columns.
     let podium: String = state.podium.iter().map(|g| g.letter()).collect();
     if !podium.is_empty() {
-        gods.push_str(&format!("  [{podium}]"));
+        let width = 5 * goal as usize + 1;
+        lines.push(format!("{:>width$}", format!("[{podium}]")));
     }
-    vec![numbers, gods]
+    lines
 }
 
 /// Orbs in the box, drawn into hands and discarded: always 3n + 5 between rounds.
