@@ -155,7 +155,10 @@ fn every_game_made_with_new_plays_to_its_end_from_the_skeletons_alone() {
             );
         }
         // Everything a player reads fits a 72-column terminal or mail client.
-        for entry in walkdir::WalkDir::new(dir.join("rounds")).into_iter().flatten() {
+        for entry in walkdir::WalkDir::new(dir.join("rounds"))
+            .into_iter()
+            .flatten()
+        {
             let path = entry.path();
             if path.extension().is_some_and(|e| e == "txt") {
                 let text = fs::read_to_string(path).unwrap();

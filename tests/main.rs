@@ -23,3 +23,4 @@ mod properties;
 mod secrecy;
 mod tick;
 mod tokens;
+mod validation_path;
