@@ -181,6 +181,11 @@ fn the_readme_shows_a_real_acknowledgement() {
         readme.contains(&format!("```\n{body}```")),
         "README.md does not show Frank's current acknowledgement:\n{body}"
     );
+    let last = fs::read_to_string(game.path().join("rounds/004/private/frank.txt")).unwrap();
+    assert!(
+        readme.contains(&format!("```\n{last}```")),
+        "README.md does not show Frank's current last report:\n{last}"
+    );
 }
 
 #[test]

@@ -144,7 +144,11 @@ fn title(s: &str) -> String {
 fn the_readme_shows_real_output_of_the_sample_race() {
     let game = play();
     let readme = fs::read_to_string(crate::support::manifest_dir().join("README.md")).unwrap();
-    for file in ["rounds/001/public.txt", "rounds/001/private/erin.txt"] {
+    for file in [
+        "rounds/000/opening/private/erin.txt",
+        "rounds/001/public.txt",
+        "rounds/001/private/erin.txt",
+    ] {
         let text = fs::read_to_string(game.path().join(file)).unwrap();
         assert!(
             readme.contains(&format!("```\n{text}```")),
