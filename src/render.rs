@@ -220,6 +220,8 @@ pub struct ReminderContext<'a> {
     pub version: Option<u32>,
     pub problems: &'a [String],
     pub if_not_fixed: String,
+    /// The skeleton of the player's latest report, to send back edited.
+    pub skeleton: Option<String>,
 }
 
 pub struct Renderer {

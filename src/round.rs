@@ -321,6 +321,7 @@ fn play_round<G: Game>(
                     version: latest.map(|r| r.n),
                     problems: latest.map_or(&[][..], |r| &r.problems),
                     if_not_fixed: G::if_not_fixed(&file.game, player),
+                    skeleton: latest_skeleton(ctx, round, player),
                 };
                 // Dated at the moment reminders are due, so a repeated tick writes the same bytes.
                 mail.queue(Mail {
@@ -438,6 +439,23 @@ fn publish<G: Game>(
         })?;
     }
     Ok(())
+}
+
+/// The skeleton that ends `player`'s latest report (the one that asked for `round`: the previous
+/// round's, or the opening's), copied into a reminder so that it too can be answered by editing.
+fn latest_skeleton(ctx: &GameContext, round: u32, player: &PlayerId) -> Option<String> {
+    let file = format!("{player}.txt");
+    let reports = [
+        round.checked_sub(1).map(|r| ctx.dir.private(r, player)),
+        Some(ctx.dir.round(0).join("opening").join("private").join(&file)),
+    ];
+    let text = reports
+        .into_iter()
+        .flatten()
+        .find_map(|p| std::fs::read_to_string(p).ok())?;
+    let start = text.find("# Reply with this")?;
+    let end = text[start..].find("\n-- \n").map_or(text.len(), |e| start + e + 1);
+    Some(text[start..end].to_owned())
 }
 
 /// The text ingest did not read in the message a receipt's version came in, if it did.

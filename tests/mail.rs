@@ -463,6 +463,11 @@ fn reminders_go_once_to_players_without_a_valid_submission() {
         text.contains("a random room among attic, basement, cellar will be used for you"),
         "{text}"
     );
+    // the welcome's skeleton, to send back edited
+    assert!(
+        text.contains("# Reply with this, edited. Round 1, deadline Wed 2 Dec 15:00 UTC. # room: one of attic, basement, cellar room = \"attic\""),
+        "{text}"
+    );
 }
 
 #[test]

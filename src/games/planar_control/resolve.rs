@@ -342,7 +342,11 @@ fn private_of(before: &State, after: &State, id: &PlayerId, change: Option<i64>)
             "vote",
             after.on(me.plane).into_iter().filter(|p| p != id).collect(),
         ),
-        Phase::Main => ("divine", Vec::new()),
+        // a divination names any two other players
+        Phase::Main => (
+            "divine",
+            after.players.keys().filter(|p| *p != id).cloned().collect(),
+        ),
     };
     let live = &before.players[id].live;
     let losers = match next {
