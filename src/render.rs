@@ -175,6 +175,8 @@ pub struct AckContext<'a> {
     pub if_not_fixed: Option<&'a str>,
     /// The sender's own text around the submission that was not read (a question to the host).
     pub ignored: &'a [String],
+    /// Whether the sender plays this round: only then are new versions invited.
+    pub plays: bool,
 }
 
 /// The reply to a version that reached the host after its round's deadline, or before it but

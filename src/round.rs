@@ -454,7 +454,9 @@ fn latest_skeleton(ctx: &GameContext, round: u32, player: &PlayerId) -> Option<S
         .flatten()
         .find_map(|p| std::fs::read_to_string(p).ok())?;
     let start = text.find("# Reply with this")?;
-    let end = text[start..].find("\n-- \n").map_or(text.len(), |e| start + e + 1);
+    let end = text[start..]
+        .find("\n-- \n")
+        .map_or(text.len(), |e| start + e + 1);
     Some(text[start..end].to_owned())
 }
 
@@ -477,7 +479,8 @@ pub fn finish<G: Game>(
     player: &PlayerId,
     outcome: &mut Outcome,
 ) {
-    if !outcome.valid && outcome.if_not_fixed.is_none() && G::plays(state, player) {
+    outcome.plays = G::plays(state, player);
+    if !outcome.valid && outcome.if_not_fixed.is_none() && outcome.plays {
         outcome.if_not_fixed = Some(G::if_not_fixed(state, player));
     }
     outcome.redact(&ctx.secrets.redactor);
@@ -570,6 +573,7 @@ impl Mailer<'_> {
             answers: &outcome.answers,
             if_not_fixed: outcome.if_not_fixed.as_deref(),
             ignored,
+            plays: outcome.plays,
         };
         let body = renderer.render(Kind::Ack, &context)?;
         self.queue(Mail {

@@ -190,6 +190,28 @@ fn a_sole_winner_who_gives_no_token() {
 }
 
 #[test]
+fn a_player_with_nothing_to_send_is_not_invited_to_send_versions() {
+    let game = example_game();
+    let dir = game.path();
+    start_at(dir, 4, [3, 2, 2, 2, 2, 1]);
+    play(dir, 4, &NOBODY_SCORES);
+    // Round 5 is Alice's Token gift; Bob sends a file anyway.
+    submit(dir, 5, "bob", "room = \"attic\"\n");
+    tick(dir, "2026-12-01T00:00:00Z", &["-q"]);
+    let raw = fs::read_to_string(dir.join("sent/r005-ack-bob-1.eml")).unwrap();
+    let flat = raw
+        .replace("=\r\n", "")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        flat.contains("You have nothing to send this round."),
+        "{flat}"
+    );
+    assert!(!flat.contains("You may send new versions"), "{flat}");
+}
+
+#[test]
 fn a_contender_is_told_they_play_the_tiebreak() {
     let game = example_game();
     let dir = game.path();

@@ -87,6 +87,9 @@ pub struct Outcome {
     pub notices: Vec<Notice>,
     /// What happens at the deadline if nothing valid arrives.
     pub if_not_fixed: Option<String>,
+    /// Whether the sender plays this round (set by `round::finish`): only then does the
+    /// acknowledgement invite new versions.
+    pub plays: bool,
 }
 
 impl Outcome {

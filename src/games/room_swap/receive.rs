@@ -198,7 +198,8 @@ fn peeks(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
         let Some(answer) = state.players[&target].live.initial_room else {
             // Ruling 6: the target has not submitted: not used, nothing paid, not counted.
             out.answers.push(format!(
-                "Peek on {target}: not used ({target} has not sent a room yet). Nothing was paid; you may peek again in a later version."
+                // the spec's "not used", and no more: why would tell whether the target has sent anything
+                "Peek on {target}: not used. Nothing was paid; you may peek again in a later version."
             ));
             continue;
         };
