@@ -81,7 +81,9 @@ pub fn run(command: Command) -> ExitCode {
     match execute(command) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("adjudicate: {e}");
+            for line in e.to_string().lines() {
+                eprintln!("adjudicate: {line}");
+            }
             ExitCode::from(e.exit_code())
         }
     }

@@ -204,26 +204,37 @@ struct RawSecrets {
 }
 
 impl GameConfig {
+    /// Reads game.toml. A syntax or type error stops the reading at once; past that, every
+    /// problem of the file is reported together, each with its key and line:col.
     pub fn parse(path: &Path, text: &str) -> Result<GameConfig> {
         let raw: RawGame = crate::host_file::parse(path, text)?;
+        let mut errors: Vec<Error> = Vec::new();
         let bad = |key: &str, msg: String| Error::invalid(path, key, msg);
-        let game = GameId::parse(&raw.game).ok_or_else(|| {
-            bad(
+        let game = GameId::parse(&raw.game);
+        if game.is_none() {
+            errors.push(bad(
                 "game",
                 format!(
                     "unknown game `{}`; one of {}",
                     raw.game,
                     GameId::all_names().join(", ")
                 ),
-            )
-        })?;
-        if raw.title.trim().is_empty() {
-            return Err(bad("title", "must not be empty".into()));
+            ));
         }
-        let schedule = raw.schedule.map(|s| parse_schedule(path, s)).transpose()?;
-        let mail = parse_mail(path, raw.mail)?;
+        if raw.title.trim().is_empty() {
+            errors.push(bad("title", "must not be empty".into()));
+        }
+        let schedule = raw
+            .schedule
+            .map(|s| parse_schedule(path, s))
+            .transpose()
+            .unwrap_or_else(|e| {
+                errors.push(e);
+                None
+            });
+        let mail = parse_mail(path, raw.mail).map_err(|e| errors.push(e)).ok();
         if raw.players.is_empty() {
-            return Err(bad(
+            errors.push(bad(
                 "players",
                 "at least one [[players]] entry is needed".into(),
             ));
@@ -237,18 +248,19 @@ impl GameConfig {
         for (i, p) in raw.players.into_iter().enumerate() {
             let key = format!("players[{i}]");
             if !seen.insert(p.id.clone()) {
-                return Err(bad(
+                errors.push(bad(
                     &format!("{key}.id"),
                     format!("player id `{}` appears twice", p.id),
                 ));
             }
-            if let Some(email) = &p.email {
-                email.parse::<lettre::Address>().map_err(|e| {
-                    bad(
-                        &format!("{key}.email"),
-                        format!("`{email}` is not a mail address ({e})"),
-                    )
-                })?;
+            if let Some(Err(e)) = p.email.as_ref().map(|e| e.parse::<lettre::Address>()) {
+                errors.push(bad(
+                    &format!("{key}.email"),
+                    format!(
+                        "`{}` is not a mail address ({e})",
+                        p.email.as_deref().unwrap_or_default()
+                    ),
+                ));
             }
             for (field, value, owners) in [
                 ("email", &p.email, &mut emails),
@@ -256,7 +268,7 @@ impl GameConfig {
             ] {
                 let Some(value) = value else { continue };
                 if let Some(other) = owners.insert(value.trim().to_lowercase(), p.id.clone()) {
-                    return Err(bad(
+                    errors.push(bad(
                         &format!("{key}.{field}"),
                         format!(
                             "`{value}` is also the {field} of `{other}`; each player needs their own, or mail and reports would go to the wrong player"
@@ -264,8 +276,9 @@ impl GameConfig {
                     ));
                 }
             }
-            crate::games::check_garnets(p.garnets)
-                .map_err(|m| bad(&format!("{key}.garnets"), m))?;
+            if let Err(m) = crate::games::check_garnets(p.garnets) {
+                errors.push(bad(&format!("{key}.garnets"), m));
+            }
             players.push(PlayerConfig {
                 name: p.name.unwrap_or_else(|| p.id.to_string()),
                 id: p.id,
@@ -275,6 +288,14 @@ impl GameConfig {
                 extra: p.extra,
             });
         }
+        let (Some(game), Some(mail), true) = (game, mail, errors.is_empty()) else {
+            return Err(Error::several(
+                errors
+                    .into_iter()
+                    .map(|e| crate::host_file::placed(e, text))
+                    .collect(),
+            ));
+        };
         let index = players
             .iter()
             .enumerate()

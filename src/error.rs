@@ -39,6 +39,9 @@ pub enum Error {
     Problems { count: usize },
     #[error("mail: {0}")]
     Mail(String),
+    /// Every problem of one host file at once (game.toml), one per line.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
+    Several(Vec<Error>),
 }
 
 impl Error {
@@ -54,6 +57,15 @@ impl Error {
         }
     }
 
+    /// One error as itself, several as `Several`.
+    pub fn several(mut errors: Vec<Error>) -> Self {
+        if errors.len() == 1 {
+            errors.remove(0)
+        } else {
+            Error::Several(errors)
+        }
+    }
+
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
@@ -63,7 +75,7 @@ impl Error {
 
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Invalid { .. } | Error::Problems { .. } => exit::INVALID,
+            Error::Invalid { .. } | Error::Problems { .. } | Error::Several(_) => exit::INVALID,
             Error::Io { .. } => exit::IO,
             Error::Locked { .. } | Error::Mail(_) => exit::TEMPORARY,
             Error::Usage(_) => exit::USAGE,

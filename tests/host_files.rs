@@ -381,7 +381,7 @@ fn two_players_sharing_an_email_or_a_chat_handle_are_refused_naming_both() {
     let shared_mail = replace_first(&toml, "bob@example.org", "ALICE@example.org");
     assert_check_error(
         &shared_mail,
-        "game.toml: players[1].email: `ALICE@example.org` is also the email of `alice`",
+        "game.toml:28:1: players[1].email: `ALICE@example.org` is also the email of `alice`",
     );
     let with_chat = replace_first(
         &toml,
@@ -395,6 +395,31 @@ fn two_players_sharing_an_email_or_a_chat_handle_are_refused_naming_both() {
     );
     assert_check_error(
         &shared_chat,
-        "game.toml: players[1].chat: `al#1` is also the chat of `alice`",
+        "game.toml:28:1: players[1].chat: `al#1` is also the chat of `alice`",
     );
+}
+
+#[test]
+fn every_problem_of_game_toml_is_reported_at_once_with_line_and_column() {
+    let toml = fs::read_to_string(example_dir().join("game.toml")).unwrap();
+    let broken = replace_first(&toml, "title = \"Attic Basement Cellar\"", "title = \" \"");
+    let broken = replace_first(
+        &broken,
+        "email = \"bob@example.org\"",
+        "email = \"not an address\"",
+    );
+    let broken = replace_first(&broken, "garnets = 12", "garnets = -3");
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("game.toml"), broken).unwrap();
+    let run = adjudicate(["check".as_ref(), tmp.path().as_os_str()]);
+    assert_eq!(run.code, 65);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", run.stderr);
+    for (line, expected) in lines.iter().zip([
+        "game.toml:3:1: title: must not be empty",
+        "game.toml:28:1: players[1].email: `not an address` is not a mail address",
+        "game.toml:35:1: players[2].garnets: is -3",
+    ]) {
+        assert!(line.contains(expected), "{expected:?} not in {line:?}");
+    }
 }

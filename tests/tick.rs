@@ -79,17 +79,17 @@ fn a_broken_game_toml_exits_65_naming_file_and_key_and_writes_nothing() {
         (
             "transport = \"file\"",
             "transport = \"pigeon\"",
-            "game.toml: mail.transport: `pigeon` is not one of",
+            "game.toml:12:1: mail.transport: `pigeon` is not one of",
         ),
         (
             "every = \"24h\"",
             "every = \"daily\"",
-            "game.toml: schedule.every: `daily` is not a duration",
+            "game.toml:8:1: schedule.every: `daily` is not a duration",
         ),
         (
             "id = \"bob\"",
             "id = \"alice\"",
-            "game.toml: players[1].id: player id `alice` appears twice",
+            "game.toml:26:1: players[1].id: player id `alice` appears twice",
         ),
         ("id = \"bob\"", "id = \"Bob!\"", "is not a player id"),
         (
@@ -100,7 +100,7 @@ fn a_broken_game_toml_exits_65_naming_file_and_key_and_writes_nothing() {
         (
             "game = \"room-swap\"",
             "game = \"chess\"",
-            "game.toml: game: unknown game `chess`",
+            "game.toml:2:1: game: unknown game `chess`",
         ),
     ];
     for (from, to, expected) in cases {
