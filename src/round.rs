@@ -215,16 +215,17 @@ fn play_round<G: Game>(
         {
             continue;
         }
+        // Where ingest got the file from, if it is still the file ingest wrote.
         let origin = origins.origin.get(&player).filter(|o| o.sha256 == sha256);
         // A file put in by hand reaches the host when a tick first sees it.
         let reached = origin
             .and_then(|o| Timestamp::from_second(o.reached).ok())
             .unwrap_or(opts.now);
-        arrivals.push((reached, player, bytes, sha256));
+        arrivals.push((reached, player, bytes, sha256, origin));
     }
     arrivals.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
     let mut new_receipts = false;
-    for (reached, player, bytes, sha256) in arrivals {
+    for (reached, player, bytes, sha256, origin) in arrivals {
         let last = latest.get(&player).map(|i| &receipts.list[*i]);
         if let Some(i) = latest.get(&player) {
             // A new version: the one it follows must be what its receipt says, or a hand edit
@@ -255,7 +256,6 @@ fn play_round<G: Game>(
         let archived = (screened.archive != bytes).then(|| sha256_hex(&screened.archive));
         mail.plan
             .file(ctx.dir.received(round, &player, n), screened.archive);
-        let origin = origins.origin.get(&player).filter(|o| o.sha256 == sha256);
         let receipt = Receipt {
             player: player.clone(),
             n,
@@ -277,7 +277,7 @@ fn play_round<G: Game>(
             late: receipt.late,
             problems: outcome.problems.len(),
         });
-        let ignored = ignored_text(&origins, &receipt);
+        let ignored = origin.map_or(&[][..], |o| &o.ignored);
         mail.acknowledge(
             renderer,
             &info,
