@@ -236,10 +236,12 @@ pub fn ingest<G: Game>(
     for (player, i) in best {
         let item = &items[i];
         let label = &item.label;
-        let (Ok(incoming), Some(Ok(text))) =
-            (&item.incoming, item.incoming.as_ref().ok().map(|m| &m.toml))
-        else {
-            continue; // only readable messages with a submission are kept in `best`
+        // only readable messages with a submission are kept in `best`
+        let Ok(incoming) = &item.incoming else {
+            continue;
+        };
+        let Ok(text) = &incoming.toml else {
+            continue;
         };
         let sha256 = sha256_hex(text.as_bytes());
         let path = ctx.dir.submissions(round).join(format!("{player}.toml"));
