@@ -59,10 +59,15 @@ pub fn parse_allowing<T: DeserializeOwned>(path: &Path, text: &str, others: &[&s
 /// An error about a key (`players[1].email`) given the key's `line:col` in `text` too, when the
 /// key can be found: `game.toml:12:1: players[1].email: message`.
 pub fn placed(error: Error, text: &str) -> Error {
-    let Error::Invalid { path, at, message } = error else {
+    let Error::Invalid {
+        path,
+        at: key,
+        message,
+    } = error
+    else {
         return error;
     };
-    let segments: Vec<String> = at
+    let segments: Vec<String> = key
         .split(['.', '['])
         .map(|s| s.trim_end_matches(']').to_owned())
         .filter(|s| !s.is_empty())
@@ -71,12 +76,16 @@ pub fn placed(error: Error, text: &str) -> Error {
         .ok()
         .and_then(|t| locate(t.get_ref(), &segments));
     match found {
-        Some(offset) if !at.is_empty() => Error::Invalid {
+        Some(offset) if !key.is_empty() => Error::Invalid {
             path,
-            at: self::at(text, offset),
-            message: format!("{at}: {message}"),
+            at: at(text, offset),
+            message: format!("{key}: {message}"),
         },
-        _ => Error::Invalid { path, at, message },
+        _ => Error::Invalid {
+            path,
+            at: key,
+            message,
+        },
     }
 }
 
