@@ -130,10 +130,6 @@ impl Receipts {
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("receipts serialize")
     }
-
-    pub fn last_for(&self, player: &PlayerId) -> Option<&Receipt> {
-        self.list.iter().rev().find(|r| &r.player == player)
-    }
 }
 
 impl Receipt {

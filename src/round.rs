@@ -47,7 +47,8 @@ pub struct TickReport {
     pub valid: usize,
     pub expected: usize,
     pub queued: Vec<String>,
-    pub unmailed: Vec<PlayerId>,
+    /// Players a message was meant for who have no mail address (a set: one lookup per message).
+    pub unmailed: std::collections::BTreeSet<PlayerId>,
     /// What the send step did (`None`: mail is off, `--no-send`, or a dry run).
     pub mail: Option<SendReport>,
     pub strays: Vec<String>,
@@ -659,9 +660,7 @@ impl Mailer<'_> {
                     return Ok(());
                 };
                 let Some(email) = &player.email else {
-                    if !self.report.unmailed.contains(id) {
-                        self.report.unmailed.push(id.clone());
-                    }
+                    self.report.unmailed.insert(id.clone());
                     return Ok(());
                 };
                 (player.name.clone(), email.clone())

@@ -59,7 +59,8 @@ impl WithGame for Status<'_> {
                 );
             }
         }
-        let on_disk: Vec<_> = ctx
+        // Indexed by player: one lookup each, whatever the number of players.
+        let on_disk: std::collections::BTreeMap<_, _> = ctx
             .dir
             .submission_entries(round)?
             .into_iter()
@@ -68,11 +69,15 @@ impl WithGame for Status<'_> {
                 SubmissionEntry::Stray { .. } => None,
             })
             .collect();
+        let mut last_receipt = std::collections::BTreeMap::new();
+        for r in &receipts.list {
+            last_receipt.insert(&r.player, r);
+        }
         let expected = G::expected(state);
         let valid = expected.iter().filter(|p| G::has_valid(state, p)).count();
         let _ = writeln!(out, "Valid submissions: {valid} of {}", expected.len());
         for id in &expected {
-            let last = receipts.last_for(id);
+            let last = last_receipt.get(id).copied();
             let mut text = match (G::has_valid(state, id), last) {
                 (true, Some(r)) if r.valid => format!("valid (latest version {})", r.n),
                 (true, Some(r)) => format!(
@@ -89,13 +94,9 @@ impl WithGame for Status<'_> {
                 ),
                 (false, None) => "nothing received yet".to_owned(),
             };
-            let pending = on_disk
-                .iter()
-                .find(|(p, _)| p == id)
-                .is_some_and(|(_, path)| {
-                    std::fs::read(path)
-                        .is_ok_and(|b| last.is_none_or(|r| r.sha256 != sha256_hex(&b)))
-                });
+            let pending = on_disk.get(id).is_some_and(|path| {
+                std::fs::read(path).is_ok_and(|b| last.is_none_or(|r| r.sha256 != sha256_hex(&b)))
+            });
             if let Some(r) = last.filter(|r| r.late) {
                 text.push_str(&format!(
                     "; version {} reached the host after the deadline ({}): archived, not used",

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 
 pub struct GodRace;
 
-pub const MAX_PLAYERS: usize = 10_000;
+pub const MAX_PLAYERS: usize = 100_000;
 
 impl Game for GodRace {
     const ID: GameId = GameId::GodRace;
