@@ -45,11 +45,9 @@ impl<S> StateFile<S> {
 /// The keys of state.toml that are the tick's, not the game's.
 const FILE_KEYS: &[&str] = &["receipts_applied", "seed"];
 
-#[derive(Deserialize)]
+/// The tick's own keys of state.toml.
 struct Progress {
-    #[serde(default)]
     receipts_applied: usize,
-    #[serde(default)]
     seed: Option<u64>,
 }
 
@@ -76,9 +74,22 @@ impl GameContext {
         };
         // Parsed in two passes rather than through `StateFile`'s flatten, which would lose the
         // line and column of an error in the game's part (and could not refuse unknown keys).
-        let game: G::State = crate::host_file::parse_allowing(&path, &text, FILE_KEYS)?;
-        let progress: Progress = toml::from_str(&text)
-            .map_err(|e| Error::invalid(&path, FILE_KEYS.join(" or "), e.message().trim_end()))?;
+        let (game, counts): (G::State, _) =
+            crate::host_file::parse_with_counts(&path, &text, FILE_KEYS)?;
+        // The tick's own keys: whole numbers, never negative.
+        let count = |key: &str| -> Result<Option<u64>> {
+            counts
+                .get(key)
+                .map(|n| {
+                    u64::try_from(*n)
+                        .map_err(|_| Error::invalid(&path, key, "must not be negative"))
+                })
+                .transpose()
+        };
+        let progress = Progress {
+            receipts_applied: count("receipts_applied")?.unwrap_or(0) as usize,
+            seed: count("seed")?,
+        };
         if let Some(seed) = progress.seed.filter(|s| *s != self.config.seed) {
             return Err(Error::invalid(
                 self.dir.game_toml(),

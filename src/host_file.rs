@@ -17,6 +17,16 @@ pub fn parse<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T> {
 /// Like `parse`, for a file read in more than one pass: the top-level keys in `others` belong to
 /// another pass and are not unknown.
 pub fn parse_allowing<T: DeserializeOwned>(path: &Path, text: &str, others: &[&str]) -> Result<T> {
+    parse_with_counts(path, text, others).map(|(value, _)| value)
+}
+
+/// Like `parse_allowing`, for a file whose own top-level keys `others` are whole numbers next
+/// to `T`'s (state.toml's bookkeeping): they come back by name, from the same single parse.
+pub fn parse_with_counts<T: DeserializeOwned>(
+    path: &Path,
+    text: &str,
+    others: &[&str],
+) -> Result<(T, std::collections::BTreeMap<String, i64>)> {
     let syntax = |e: toml::de::Error| {
         let pointed = e.span().and_then(|r| text.get(r)).unwrap_or_default();
         let message = crate::problem::toml_message(e.message(), pointed);
@@ -25,7 +35,27 @@ pub fn parse_allowing<T: DeserializeOwned>(path: &Path, text: &str, others: &[&s
             .map_or_else(String::new, |span| at(text, span.start));
         Error::invalid(path, at, message)
     };
-    let de = toml::Deserializer::parse(text).map_err(syntax)?;
+    let table = DeTable::parse(text).map_err(syntax)?;
+    let mut counts = std::collections::BTreeMap::new();
+    for (key, value) in table.get_ref().iter() {
+        let name = key.get_ref().as_ref();
+        if !others.contains(&name) {
+            continue;
+        }
+        let number = match value.get_ref() {
+            DeValue::Integer(i) => i64::from_str_radix(i.as_str(), i.radix()).ok(),
+            _ => None,
+        };
+        let Some(number) = number else {
+            return Err(Error::invalid(
+                path,
+                at(text, key.span().start),
+                format!("{name} must be a whole number"),
+            ));
+        };
+        counts.insert(name.to_owned(), number);
+    }
+    let de = toml::Deserializer::from(table);
     let mut unknown: Option<Vec<String>> = None;
     let value: T = serde_ignored::deserialize(de, |p| {
         let key = segments(&p);
@@ -36,7 +66,7 @@ pub fn parse_allowing<T: DeserializeOwned>(path: &Path, text: &str, others: &[&s
     })
     .map_err(syntax)?;
     match unknown {
-        None => Ok(value),
+        None => Ok((value, counts)),
         Some(key) => {
             let dotted = dotted(&key);
             let place = DeTable::parse(text)
