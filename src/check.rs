@@ -26,7 +26,7 @@ impl WithGame for Check<'_> {
     fn run<G: Game>(self) -> Result<Vec<String>> {
         let ctx = self.ctx;
         // Host files: these are errors (exit 65 with file and key), not a list.
-        ctx.renderer()?;
+        ctx.renderer()?.check()?;
         crate::mail::Sender::new(&ctx.config.mail, &ctx.secrets)?;
         let fresh = crate::round::setup::<G>(ctx)?; // game.toml and its options must deal a game
         let mut state = match ctx.load_state::<G>()? {

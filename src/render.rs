@@ -227,25 +227,60 @@ pub struct ReminderContext<'a> {
 }
 
 pub struct Renderer {
-    tera: Tera,
     game: GameId,
-    /// Where each template came from, for error messages.
+    overrides: PathBuf,
+    names: BTreeMap<String, String>,
+    /// Compiled on first use: a tick with nothing to say (most cron runs) compiles nothing.
+    compiled: std::sync::OnceLock<Compiled>,
+}
+
+struct Compiled {
+    tera: Tera,
+    /// Where each overridden template came from, for error messages.
     sources: HashMap<String, PathBuf>,
 }
 
 impl Renderer {
-    /// Compiles the built-in templates of `game` with the overrides found in `overrides`.
-    /// `names` maps player ids to display names, for the `name` filter (`{{ id | name }}`): held
-    /// once here rather than copied into every report's context.
+    /// The templates of `game`, built in or overridden by files in `overrides`, compiled when
+    /// first needed. `names` maps player ids to display names, for the `name` filter
+    /// (`{{ id | name }}`): held once here rather than copied into every report's context.
     pub fn new(
         game: GameId,
         overrides: &Path,
         names: BTreeMap<String, String>,
     ) -> Result<Renderer> {
+        Ok(Renderer {
+            game,
+            overrides: overrides.to_path_buf(),
+            names,
+            compiled: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// Compiles the templates now (`check`: a broken override is an error before any tick).
+    pub fn check(&self) -> Result<()> {
+        self.compiled().map(|_| ())
+    }
+
+    fn compiled(&self) -> Result<&Compiled> {
+        if let Some(compiled) = self.compiled.get() {
+            return Ok(compiled);
+        }
+        let compiled = self.compile()?;
+        Ok(self.compiled.get_or_init(|| compiled))
+    }
+
+    fn compile(&self) -> Result<Compiled> {
+        let (game, overrides) = (self.game, &self.overrides);
         let mut tera = Tera::default();
         tera.autoescape_on(Vec::new());
         tera.register_filter("wrap", wrap_filter);
-        tera.register_filter("name", NameFilter { names });
+        tera.register_filter(
+            "name",
+            NameFilter {
+                names: self.names.clone(),
+            },
+        );
         let mut sources = HashMap::new();
         let mut templates = Vec::new();
         for (name, builtin) in BUILT_IN {
@@ -274,11 +309,7 @@ impl Renderer {
                 .unwrap_or_else(|| overrides.to_path_buf());
             return Err(Error::invalid(path, "template", error_chain(&e)));
         }
-        Ok(Renderer {
-            tera,
-            game,
-            sources,
-        })
+        Ok(Compiled { tera, sources })
     }
 
     pub fn render<C: Serialize>(&self, kind: Kind, context: &C) -> Result<String> {
@@ -288,9 +319,10 @@ impl Renderer {
             }
             _ => format!("{}/{}", self.game.name(), kind.file()),
         };
+        let compiled = self.compiled()?;
         let ctx = tera::Context::from_serialize(context).expect("contexts serialize to maps");
-        let text = self.tera.render(&name, &ctx).map_err(|e| {
-            let path = self
+        let text = compiled.tera.render(&name, &ctx).map_err(|e| {
+            let path = compiled
                 .sources
                 .get(&name)
                 .cloned()
