@@ -119,8 +119,10 @@ impl GameContext {
             .map(|p| &p.id)
             .filter(|id| roster.binary_search(id).is_err());
         let removed = roster.iter().filter(|id| self.config.player(id).is_none());
-        let mut changes: Vec<String> = added.map(|id| format!("`{id}` was added")).collect();
-        changes.extend(removed.map(|id| format!("`{id}` was removed")));
+        let mut changes: Vec<String> = added
+            .map(|id| format!("`{id}` is in game.toml but not in state.toml"))
+            .collect();
+        changes.extend(removed.map(|id| format!("`{id}` is in state.toml but not in game.toml")));
         if changes.is_empty() {
             return Ok(());
         }
@@ -128,7 +130,7 @@ impl GameContext {
             self.dir.game_toml(),
             "players",
             format!(
-                "{}, but players cannot change once the game has started (state.toml holds a game of {} players); restore the [[players]] of game.toml, or start a new game with `adjudicate new`",
+                "{}: players cannot change once the game has started (state.toml holds a game of {} players); restore game.toml's [[players]] (or a hand-edited state.toml) from git, or start a new game with `adjudicate new`",
                 changes.join(", "),
                 roster.len()
             ),

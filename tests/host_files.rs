@@ -165,7 +165,7 @@ fn edits() -> Vec<Edit> {
                     .map_or(t.len(), |e| start + 1 + e + 1);
                 format!("{}{}", &t[..start], &t[end..])
             },
-            says: "`frank` was added",
+            says: "`frank` is in game.toml but not in state.toml",
         },
         Edit {
             file: "state.toml",
@@ -322,7 +322,7 @@ fn a_player_added_mid_game_is_refused_in_god_race_too() {
         let run = adjudicate(args);
         assert_eq!(run.code, 65, "{command}: {}{}", run.stdout, run.stderr);
         assert!(
-            run.stderr.contains("game.toml: players: `zoe` was added, but players cannot change once the game has started"),
+            run.stderr.contains("game.toml: players: `zoe` is in game.toml but not in state.toml: players cannot change once the game has started"),
             "{command}: {}",
             run.stderr
         );
