@@ -163,3 +163,48 @@ fn a_missing_and_a_wrong_token_are_two_messages() {
         receipts(dir)
     );
 }
+
+#[test]
+fn a_token_in_the_prose_of_a_mail_reaches_neither_the_log_nor_the_acknowledgement() {
+    let game = example_game();
+    let dir = game.path();
+    fs::write(
+        dir.join("secrets.toml"),
+        format!("[tokens]\nalice = \"{}\"\n", token_of("alice")),
+    )
+    .unwrap();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+    let mails = tempfile::tempdir().unwrap();
+    let eml = mails.path().join("a.eml");
+    fs::write(
+        &eml,
+        format!(
+            "From: alice@example.org\r\nSubject: my token is {t}\r\nMessage-ID: <a1@x>\r\n\r\ntoken = \"{t}\"\r\nroom = \"attic\"\r\nis {t} the right token?\r\n",
+            t = token_of("alice")
+        ),
+    )
+    .unwrap();
+    let run = adjudicate([
+        "ingest".as_ref(),
+        dir.as_os_str(),
+        "--eml".as_ref(),
+        eml.as_os_str(),
+        "--now".as_ref(),
+        "2026-12-02T09:00:00Z".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("t0k3n"), "{}", run.stdout);
+    tick(dir, "2026-12-02T09:05:00Z", &["-q"]);
+    for (path, bytes) in snapshot(dir) {
+        let shown = path.display().to_string();
+        if shown == "secrets.toml" || shown.contains("/submissions/") {
+            continue;
+        }
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains(&token_of("alice")),
+            "{shown} holds the token"
+        );
+    }
+    let log = fs::read_to_string(dir.join("ingest.log")).unwrap();
+    assert!(log.contains("is <redacted> the right token?"), "{log}");
+}

@@ -270,7 +270,11 @@ pub fn ingest<G: Game>(
                 sent: incoming.sent,
                 message_id: incoming.message_id.clone(),
                 sha256,
-                ignored: incoming.ignored.iter().map(|l| cut(l)).collect(),
+                ignored: incoming
+                    .ignored
+                    .iter()
+                    .map(|l| cut(&ctx.secrets.redactor.redact(l)))
+                    .collect(),
             },
         );
         written_origin = true;
@@ -291,7 +295,16 @@ pub fn ingest<G: Game>(
                 .as_bytes(),
         )?;
     }
-    report.log = lines.into_iter().flatten().collect();
+    // A player may write a token anywhere, prose included: none reaches the log or stderr.
+    let redactor = &ctx.secrets.redactor;
+    report.log = lines
+        .into_iter()
+        .flatten()
+        .map(|l| redactor.redact(&l).into_owned())
+        .collect();
+    for warning in &mut report.warnings {
+        *warning = redactor.redact(warning).into_owned();
+    }
     if !report.log.is_empty() {
         let log = ctx.dir.root().join("ingest.log");
         let mut text = read_optional(&log)?.unwrap_or_default();
@@ -357,7 +370,7 @@ impl Replies<'_> {
         }
         let context = crate::render::RejectContext {
             game: &self.info,
-            subject: &incoming.subject,
+            subject: &self.ctx.secrets.redactor.redact(&incoming.subject),
         };
         let subject = format!("{}: your message was not accepted", self.info.title);
         let to = Recipient::Address(incoming.sender.clone());
