@@ -35,6 +35,8 @@ pub enum Command {
     Status {
         game_dir: PathBuf,
         now: Option<jiff::Timestamp>,
+        /// `game_dir` is a root: every game under it, a line each.
+        all: bool,
     },
     Round {
         game_dir: PathBuf,
@@ -43,6 +45,8 @@ pub enum Command {
         dry_run: bool,
         no_send: bool,
         verbosity: Verbosity,
+        /// `game_dir` is a root: every game under it (`crate::every_game`).
+        all: bool,
     },
     Render {
         game_dir: PathBuf,
@@ -80,13 +84,35 @@ pub fn dispatch<W: WithGame>(game: GameId, work: W) -> Result<W::Output> {
 pub fn run(command: Command) -> ExitCode {
     match execute(command) {
         Ok(code) => ExitCode::from(code),
-        Err(e) => {
-            for line in e.to_string().lines() {
-                eprintln!("adjudicate: {line}");
-            }
-            ExitCode::from(e.exit_code())
-        }
+        Err(e) => ExitCode::from(report_error(&e)),
     }
+}
+
+/// Prints an error on stderr, a line each (every message names its file), and gives its code.
+fn report_error(e: &Error) -> u8 {
+    for line in e.to_string().lines() {
+        eprintln!("adjudicate: {line}");
+    }
+    e.exit_code()
+}
+
+/// One tick of one game directory, under its lock, with its summary.
+fn tick_game(game_dir: PathBuf, opts: &TickOptions, verbosity: Verbosity) -> Result<u8> {
+    let started = Instant::now();
+    let dir = GameDir::open(game_dir)?;
+    let _lock = dir.lock()?;
+    let ctx = GameContext::load(dir)?;
+    let report = dispatch(ctx.config.game, Tick { ctx: &ctx, opts })?;
+    if verbosity == Verbosity::Normal {
+        print!("{}", summary(&ctx, opts, &report, started));
+    }
+    Ok(report.mail.as_ref().map_or(exit::OK, mail_problems))
+}
+
+/// `status` of one game directory, as text.
+fn status_of(game_dir: PathBuf, now: jiff::Timestamp) -> Result<String> {
+    let ctx = GameContext::load(GameDir::open(game_dir)?)?;
+    dispatch(ctx.config.game, crate::status::Status { ctx: &ctx, now })
 }
 
 fn execute(command: Command) -> Result<u8> {
@@ -131,12 +157,27 @@ fn execute(command: Command) -> Result<u8> {
                 })
             }
         }
-        Command::Status { game_dir, now } => {
-            let ctx = GameContext::load(GameDir::open(game_dir)?)?;
+        Command::Status { game_dir, now, all } => {
             let now = now.unwrap_or_else(jiff::Timestamp::now);
-            let text = dispatch(ctx.config.game, crate::status::Status { ctx: &ctx, now })?;
-            print!("{text}");
-            Ok(exit::OK)
+            if !all {
+                print!("{}", status_of(game_dir, now)?);
+                return Ok(exit::OK);
+            }
+            let mut codes = Vec::new();
+            for dir in crate::every_game::game_dirs(&game_dir)? {
+                match status_of(dir.clone(), now) {
+                    // one line: the title, then what is not a player's own line
+                    Ok(text) => {
+                        let mut lines = text.lines().filter(|l| !l.starts_with(' '));
+                        let title = lines.next().unwrap_or_default();
+                        let rest: Vec<&str> = lines.collect();
+                        println!("{}: {title}: {}", dir.display(), rest.join("; "));
+                        codes.push(exit::OK);
+                    }
+                    Err(e) => codes.push(report_error(&e)),
+                }
+            }
+            Ok(crate::every_game::most_serious(codes))
         }
         Command::Round {
             game_dir,
@@ -145,28 +186,25 @@ fn execute(command: Command) -> Result<u8> {
             dry_run,
             no_send,
             verbosity,
+            all,
         } => {
-            let started = Instant::now();
-            let dir = GameDir::open(game_dir)?;
-            let _lock = dir.lock()?;
-            let ctx = GameContext::load(dir)?;
             let opts = TickOptions {
                 now: now.unwrap_or_else(jiff::Timestamp::now),
                 force,
                 dry_run,
                 no_send,
             };
-            let report = dispatch(
-                ctx.config.game,
-                Tick {
-                    ctx: &ctx,
-                    opts: &opts,
-                },
-            )?;
-            if verbosity == Verbosity::Normal {
-                print!("{}", summary(&ctx, &opts, &report, started));
+            if !all {
+                return tick_game(game_dir, &opts, verbosity);
             }
-            Ok(report.mail.as_ref().map_or(exit::OK, mail_problems))
+            let mut codes = Vec::new();
+            for dir in crate::every_game::game_dirs(&game_dir)? {
+                if verbosity == Verbosity::Normal {
+                    println!("== {}", dir.display());
+                }
+                codes.push(tick_game(dir, &opts, verbosity).unwrap_or_else(|e| report_error(&e)));
+            }
+            Ok(crate::every_game::most_serious(codes))
         }
         Command::Render { game_dir, round } => {
             let ctx = GameContext::load(GameDir::open(game_dir)?)?;

@@ -50,17 +50,22 @@ enum Sub {
         player: Option<String>,
     },
     /// Show the round, its deadline, and who has a valid submission.
-    #[command(after_help = "Example: adjudicate status ~/games/match7")]
+    #[command(
+        after_help = "Example: adjudicate status ~/games/match7\n         adjudicate status --all ~/games"
+    )]
     Status {
         /// The game directory: the folder that holds game.toml, state.toml and rounds/.
         game_dir: PathBuf,
+        /// GAME_DIR is a root: one line for every game directory under it.
+        #[arg(long)]
+        all: bool,
         /// The clock (RFC 3339), for time left.
         #[arg(long, value_name = "TIME", value_parser = parse_now)]
         now: Option<jiff::Timestamp>,
     },
     /// Run one tick: receive, answer, resolve when due, render, queue and send mail.
     #[command(after_help = "Example: adjudicate round ~/games/match7
-         adjudicate round ~/games/match7 --now 2026-12-02T15:00:00Z --dry-run")]
+         adjudicate round ~/games/match7 --now 2026-12-02T15:00:00Z --dry-run\n         adjudicate round --all ~/games -q      (every game under ~/games, for cron)")]
     Round {
         /// The game directory: the folder that holds game.toml, state.toml and rounds/.
         game_dir: PathBuf,
@@ -79,6 +84,10 @@ enum Sub {
         /// Print nothing unless there is an error (for cron).
         #[arg(short, long)]
         quiet: bool,
+        /// GAME_DIR is a root: tick every game directory under it, in path order, each under its
+        /// own lock; exit with the most serious status of all (65 > 74 > 75 > 0).
+        #[arg(long)]
+        all: bool,
     },
     /// Re-render the reports of a resolved round from its result.toml (after a template edit).
     #[command(after_help = "Example: adjudicate render ~/games/match7 --round 3")]
@@ -153,7 +162,7 @@ fn into_command(cli: Cli) -> Command {
             file,
             player,
         },
-        Sub::Status { game_dir, now } => Command::Status { game_dir, now },
+        Sub::Status { game_dir, now, all } => Command::Status { game_dir, now, all },
         Sub::Round {
             game_dir,
             now,
@@ -161,12 +170,14 @@ fn into_command(cli: Cli) -> Command {
             dry_run,
             no_send,
             quiet,
+            all,
         } => Command::Round {
             game_dir,
             now,
             force,
             dry_run,
             no_send,
+            all,
             verbosity: if quiet {
                 Verbosity::Quiet
             } else {

@@ -17,6 +17,7 @@ pub mod config;
 pub mod context;
 pub mod doc;
 pub mod error;
+pub mod every_game;
 pub mod game_dir;
 pub mod games;
 pub mod host_file;

@@ -10,6 +10,7 @@ mod cases;
 mod cli;
 mod deadlines;
 mod endings;
+mod every_game;
 mod example;
 mod final_ritual;
 mod first_game;
