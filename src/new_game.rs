@@ -62,7 +62,7 @@ pub fn create(game: &str, game_dir: &Path, players: Option<&Path>) -> Result<Str
     }
     let (template, sample) = template(id);
     let players_toml = match players {
-        // every column of the file is kept, in its order
+        // every column of the file is kept, the id first
         Some(path) => {
             let file: PlayersFile = crate::host_file::parse(path, &read_string(path)?)?;
             file.players
