@@ -139,15 +139,7 @@ fn play_round<G: Game>(
     let round = G::round(&file.game);
     let index = G::rounds_played(&file.game);
     let info = ctx.game_info(round, index, None);
-    if let Some(closed) = round.checked_sub(1) {
-        for path in ctx.dir.late_files(closed) {
-            report.strays.push(format!(
-                "{}: round {closed} is closed and this file came after it was resolved; it is not read (round {round}'s files go into {})",
-                path.display(),
-                ctx.dir.submissions(round).display()
-            ));
-        }
-    }
+    report.strays.extend(closed_round_files(ctx, round));
     plan.dir(ctx.dir.submissions(round));
     let receipts_path = ctx.dir.receipts(round);
     let mut receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
@@ -440,6 +432,25 @@ fn publish<G: Game>(
         })?;
     }
     Ok(())
+}
+
+/// A line for each file put into the previous round's `submissions/` after it was resolved:
+/// nobody will read it, and the host should hear of it (the tick's summary, `status`).
+pub fn closed_round_files(ctx: &GameContext, round: u32) -> Vec<String> {
+    let Some(closed) = round.checked_sub(1) else {
+        return Vec::new();
+    };
+    ctx.dir
+        .late_files(closed)
+        .into_iter()
+        .map(|path| {
+            format!(
+                "{}: round {closed} is closed and this file came after it was resolved; it is not read (round {round}'s files go into {})",
+                path.display(),
+                ctx.dir.submissions(round).display()
+            )
+        })
+        .collect()
 }
 
 /// The skeleton that ends `player`'s latest report (the one that asked for `round`: the previous

@@ -49,15 +49,8 @@ impl WithGame for Status<'_> {
             ),
         };
         let receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
-        if let Some(closed) = round.checked_sub(1) {
-            for path in ctx.dir.late_files(closed) {
-                let _ = writeln!(
-                    out,
-                    "Warning: {} came after round {closed} was resolved and is not read; round {round}'s files go into {}",
-                    path.display(),
-                    ctx.dir.submissions(round).display()
-                );
-            }
+        for line in crate::round::closed_round_files(ctx, round) {
+            let _ = writeln!(out, "Warning: {line}");
         }
         // Indexed by player: one lookup each, whatever the number of players.
         let on_disk: std::collections::BTreeMap<_, _> = ctx
