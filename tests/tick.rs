@@ -443,7 +443,7 @@ fn a_file_dropped_into_a_closed_round_is_named_by_round_and_status() {
     assert!(
         status
             .stdout
-            .contains("bob.toml came after round 1 was resolved and is not read"),
+            .contains("bob.toml: round 1 is closed and this file came after it was resolved"),
         "{}",
         status.stdout
     );
