@@ -102,9 +102,21 @@ impl Outcome {
         }
     }
 
-    /// Sorts the problems into line order (those about the whole file last) and keeps an acknowledgement and a receipt small
-    /// whatever the file holds: at most `MAX_PROBLEMS` problems, then one line saying how many
-    /// more; every text cut at `MAX_TEXT` characters (a quoted value can be a whole file).
+    /// Every text of the outcome a player or the archive will read.
+    fn texts_mut(&mut self) -> impl Iterator<Item = &mut String> {
+        self.problems
+            .iter_mut()
+            .map(|p| &mut p.message)
+            .chain(self.understood.iter_mut())
+            .chain(self.answers.iter_mut())
+            .chain(self.notices.iter_mut().map(|n| &mut n.text))
+            .chain(self.if_not_fixed.iter_mut())
+    }
+
+    /// Sorts the problems into line order (those about the whole file last) and keeps an
+    /// acknowledgement and a receipt small whatever the file holds: at most `MAX_PROBLEMS`
+    /// problems, then one line saying how many more; every text cut at `MAX_TEXT` characters (a
+    /// quoted value can be a whole file).
     pub fn bound(&mut self) {
         self.problems
             .sort_by_key(|p| (p.line.unwrap_or(usize::MAX), p.col.unwrap_or(0)));
@@ -115,14 +127,7 @@ impl Outcome {
                 "… and {more} more problem(s) like these; fix the ones above and send the file again"
             )));
         }
-        let texts = self
-            .problems
-            .iter_mut()
-            .map(|p| &mut p.message)
-            .chain(self.understood.iter_mut())
-            .chain(self.answers.iter_mut())
-            .chain(self.notices.iter_mut().map(|n| &mut n.text));
-        for text in texts {
+        for text in self.texts_mut() {
             if let Some((cut, _)) = text.char_indices().nth(MAX_TEXT) {
                 text.truncate(cut);
                 text.push('…');
@@ -133,15 +138,7 @@ impl Outcome {
     /// Blanks out any token the texts quote back (a value written with escapes reaches the rules
     /// unredacted: `"\u0061bc"` is `"abc"`).
     pub fn redact(&mut self, redactor: &crate::redact::Redactor) {
-        let texts = self
-            .problems
-            .iter_mut()
-            .map(|p| &mut p.message)
-            .chain(self.understood.iter_mut())
-            .chain(self.answers.iter_mut())
-            .chain(self.notices.iter_mut().map(|n| &mut n.text))
-            .chain(self.if_not_fixed.iter_mut());
-        for text in texts {
+        for text in self.texts_mut() {
             if redactor.finds(text) {
                 *text = redactor.redact(text).into_owned();
             }

@@ -27,7 +27,7 @@ const START_ORACLES: usize = 2;
 
 impl Game for FinalRitual {
     const ID: GameId = GameId::FinalRitual;
-    const KEYS: &'static [&'static str] = &["dedicate", "announce", "respond", "token"];
+    const KEYS: &'static [&'static str] = receive::KEYS;
     type State = State;
 
     fn setup(setup: &Setup<'_>) -> Result<State, SetupError> {

@@ -14,6 +14,9 @@ use crate::problem::Problem;
 /// What happens when a version has problems.
 pub const PARTLY: &str = "the entries with problems are left out and the rest of your latest version is used (a dedication with problems becomes a random card of your hand)";
 
+/// The keys of a submission (`Game::KEYS`).
+pub const KEYS: &[&str] = &["dedicate", "announce", "respond", "token"];
+
 pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
     let mut out = Outcome::default();
     if state.finished {
@@ -28,10 +31,8 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
         ));
         return out;
     }
-    out.problems.extend(doc.root().unknown_keys(
-        &["dedicate", "announce", "respond", "token"],
-        "a Final Ritual submission",
-    ));
+    out.problems
+        .extend(doc.root().unknown_keys(KEYS, "a Final Ritual submission"));
     let others: Vec<PlayerId> = state.living().into_iter().filter(|p| p != player).collect();
     let mut plan = Plan {
         dedicate: dedicate(doc.get("dedicate"), &mut out),

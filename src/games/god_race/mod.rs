@@ -23,17 +23,7 @@ pub const MAX_PLAYERS: usize = 100_000;
 
 impl Game for GodRace {
     const ID: GameId = GameId::GodRace;
-    const KEYS: &'static [&'static str] = &[
-        "meadow",
-        "support",
-        "ceremony1",
-        "ceremony2",
-        "ceremony3",
-        "light",
-        "buy",
-        "give",
-        "token",
-    ];
+    const KEYS: &'static [&'static str] = receive::KEYS;
     type State = State;
 
     fn setup(setup: &Setup<'_>) -> Result<State, SetupError> {

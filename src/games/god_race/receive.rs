@@ -10,6 +10,18 @@ use crate::player_id::PlayerId;
 use crate::problem::Problem;
 
 const ROUND0_KEYS: &[&str] = &["meadow", "support", "token"];
+/// Every key of any round (`Game::KEYS`).
+pub const KEYS: &[&str] = &[
+    "meadow",
+    "support",
+    "ceremony1",
+    "ceremony2",
+    "ceremony3",
+    "light",
+    "buy",
+    "give",
+    "token",
+];
 const ROUND_KEYS: &[&str] = &[
     "meadow",
     "ceremony1",

@@ -18,8 +18,7 @@ pub struct RoomSwap;
 
 impl Game for RoomSwap {
     const ID: GameId = GameId::RoomSwap;
-    const KEYS: &'static [&'static str] =
-        &["room", "fallback", "peek", "block", "give_token", "token"];
+    const KEYS: &'static [&'static str] = receive::KEYS;
     type State = State;
 
     fn setup(setup: &Setup<'_>) -> Result<State, SetupError> {

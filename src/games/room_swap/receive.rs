@@ -11,6 +11,8 @@ use crate::problem::Problem;
 
 const ROUND_KEYS: &[&str] = &["room", "fallback", "peek", "block", "token"];
 const TOKEN_KEYS: &[&str] = &["give_token", "token"];
+/// Every key of any round (`Game::KEYS`).
+pub const KEYS: &[&str] = &["room", "fallback", "peek", "block", "give_token", "token"];
 
 pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
     let mut out = Outcome::default();
