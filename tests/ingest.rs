@@ -32,7 +32,8 @@ pub fn delivered_at(path: &Path, when: &str) {
     file.set_modified(std::time::UNIX_EPOCH + secs).unwrap();
 }
 
-fn ingest(dir: &Path, flag: &str, path: &Path) -> crate::support::Run {
+/// `adjudicate ingest DIR FLAG PATH` at 11:00 on 2 Dec (round 1 closes at 15:00).
+pub fn ingest(dir: &Path, flag: &str, path: &Path) -> crate::support::Run {
     adjudicate([
         "ingest".as_ref(),
         dir.as_os_str(),
@@ -297,16 +298,21 @@ fn html_only_oversized_and_older_messages_are_reported_not_applied() {
     );
 }
 
-#[test]
-fn a_chat_export_counts_edited_messages_as_edited() {
-    let game = example_game();
-    let dir = game.path();
+/// Gives Bob the chat handle "bobby" and sets the game up.
+fn bob_chats_as_bobby(dir: &Path) {
     let text = fs::read_to_string(dir.join("game.toml")).unwrap().replace(
         "email = \"bob@example.org\"",
         "email = \"bob@example.org\"\nchat = \"bobby\"",
     );
     fs::write(dir.join("game.toml"), text).unwrap();
     tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+}
+
+#[test]
+fn a_chat_export_counts_edited_messages_as_edited() {
+    let game = example_game();
+    let dir = game.path();
+    bob_chats_as_bobby(dir);
     let files = tempfile::tempdir().unwrap();
     let export = files.path().join("chat.json");
     fs::write(
@@ -450,12 +456,7 @@ fn when_a_mail_reached_the_host_falls_back_and_the_log_says_why() {
 fn a_chat_export_out_of_order_is_read_in_the_order_of_its_timestamps() {
     let game = example_game();
     let dir = game.path();
-    let text = fs::read_to_string(dir.join("game.toml")).unwrap().replace(
-        "email = \"bob@example.org\"",
-        "email = \"bob@example.org\"\nchat = \"bobby\"",
-    );
-    fs::write(dir.join("game.toml"), text).unwrap();
-    tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+    bob_chats_as_bobby(dir);
     let files = tempfile::tempdir().unwrap();
     let export = files.path().join("chat.json");
     // The newer message comes first in the file; a bare fence and a TOML fence.

@@ -6,9 +6,10 @@
 //! must yield exactly the submission its sender meant, and a question to the host must reach the
 //! host.
 
-use crate::support::{SmtpServer, adjudicate, example_game, manifest_dir, tick};
+use crate::ingest::ingest;
+use crate::support::{SmtpServer, example_game, manifest_dir, tick};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn fixture(name: &str) -> PathBuf {
     manifest_dir().join("tests/mail").join(name)
@@ -73,17 +74,6 @@ const CASES: &[(&str, &str, Option<&str>, &str)] = &[
     ("html-source.eml", "dave", None, "no submission found"),
     ("uuencoded.eml", "erin", None, "no submission found"),
 ];
-
-fn ingest(dir: &Path, flag: &str, path: &Path) -> crate::support::Run {
-    adjudicate([
-        "ingest".as_ref(),
-        dir.as_os_str(),
-        flag.as_ref(),
-        path.as_os_str(),
-        "--now".as_ref(),
-        "2026-12-02T11:00:00Z".as_ref(),
-    ])
-}
 
 #[test]
 fn every_client_fixture_yields_the_submission_its_sender_meant() {
