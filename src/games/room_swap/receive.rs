@@ -428,3 +428,19 @@ pub fn default_text(state: &State, player: &PlayerId) -> String {
         Room::join(&allowed)
     )
 }
+
+#[cfg(test)]
+mod keys_tests {
+    use super::*;
+
+    /// `KEYS` (how ingest finds a submission in a mail) is exactly the keys some round accepts.
+    #[test]
+    fn keys_are_the_union_of_every_rounds_keys() {
+        let mut union: Vec<&str> = ROUND_KEYS.iter().chain(TOKEN_KEYS).copied().collect();
+        union.sort_unstable();
+        union.dedup();
+        let mut keys = KEYS.to_vec();
+        keys.sort_unstable();
+        assert_eq!(keys, union);
+    }
+}
