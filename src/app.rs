@@ -101,10 +101,29 @@ fn tick_game(game_dir: PathBuf, opts: &TickOptions, verbosity: Verbosity) -> Res
     let started = Instant::now();
     let dir = GameDir::open(game_dir)?;
     let _lock = dir.lock()?;
+    // Nothing new since a tick that found nothing to do: say the same again, reading nothing.
+    if !opts.force
+        && let Some(idle) = crate::tick_cache::idle(dir.root(), opts.now)
+    {
+        if verbosity == Verbosity::Normal {
+            let report = TickReport {
+                round: idle.round,
+                over: idle.over,
+                deadline: idle.deadline.and_then(|s| s.parse().ok()),
+                valid: idle.valid,
+                expected: idle.expected,
+                strays: idle.strays,
+                ..TickReport::default()
+            };
+            print!("{}", summary(&idle.title, 0, &dir, opts, &report, started));
+        }
+        return Ok(exit::OK);
+    }
     let ctx = GameContext::load(dir)?;
     let report = dispatch(ctx.config.game, Tick { ctx: &ctx, opts })?;
     if verbosity == Verbosity::Normal {
-        print!("{}", summary(&ctx, opts, &report, started));
+        let (title, seed) = (&ctx.config.title, ctx.config.seed);
+        print!("{}", summary(title, seed, &ctx.dir, opts, &report, started));
     }
     Ok(report.mail.as_ref().map_or(exit::OK, mail_problems))
 }
@@ -337,7 +356,14 @@ impl WithGame for Tick<'_> {
 }
 
 /// The few lines `round` prints: what happened, what is next.
-fn summary(ctx: &GameContext, opts: &TickOptions, r: &TickReport, started: Instant) -> String {
+fn summary(
+    title: &str,
+    seed: u64,
+    dir: &GameDir,
+    opts: &TickOptions,
+    r: &TickReport,
+    started: Instant,
+) -> String {
     let mut out = String::new();
     let mut line = |s: String| {
         out.push_str(&s);
@@ -348,9 +374,9 @@ fn summary(ctx: &GameContext, opts: &TickOptions, r: &TickReport, started: Insta
     } else {
         ""
     };
-    line(format!("{}: round {}{dry}", ctx.config.title, r.round));
+    line(format!("{title}: round {}{dry}", r.round));
     if r.set_up {
-        line(format!("set up the game from seed {}", ctx.config.seed));
+        line(format!("set up the game from seed {seed}"));
     }
     if r.swept > 0 {
         line(format!(
@@ -417,7 +443,7 @@ fn summary(ctx: &GameContext, opts: &TickOptions, r: &TickReport, started: Insta
         ));
     }
     for (path, size) in &r.planned {
-        let shown = path.strip_prefix(ctx.dir.root()).unwrap_or(path).display();
+        let shown = path.strip_prefix(dir.root()).unwrap_or(path).display();
         match size {
             Some(n) => line(format!("  would write {shown} ({n} bytes)")),
             None => line(format!("  would create {shown}/")),

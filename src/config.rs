@@ -109,8 +109,15 @@ pub struct MailConfig {
     pub reply_to: Option<String>,
     /// A list address that receives the public announcement once, instead of every player.
     pub public_to: Option<String>,
+    /// Without `public_to`, the announcement goes to the players by Bcc, this many per message.
+    pub bcc_batch: usize,
     pub transport: Transport,
 }
+
+/// `mail.bcc_batch` when not set: under the recipient limits of common providers (Gmail allows
+/// 100 per message, many ISPs 50).
+pub const DEFAULT_BCC_BATCH: usize = 50;
+const MAX_BCC_BATCH: usize = 500;
 
 #[derive(Debug, Clone, Default)]
 pub struct Secrets {
@@ -156,6 +163,7 @@ struct RawMail {
     from: Option<String>,
     reply_to: Option<String>,
     public_to: Option<String>,
+    bcc_batch: Option<i64>,
     #[serde(default = "default_transport")]
     transport: String,
     smtp: Option<RawSmtp>,
@@ -366,6 +374,7 @@ fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig> {
             from: None,
             reply_to: None,
             public_to: None,
+            bcc_batch: DEFAULT_BCC_BATCH,
             transport: Transport::None,
         });
     };
@@ -442,10 +451,23 @@ fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig> {
     if transport.queues() && raw.from.is_none() {
         return Err(bad("from", "is required when mail is sent".into()));
     }
+    let bcc_batch = match raw.bcc_batch {
+        None => DEFAULT_BCC_BATCH,
+        Some(n) if (1..=MAX_BCC_BATCH as i64).contains(&n) => n as usize,
+        Some(n) => {
+            return Err(bad(
+                "bcc_batch",
+                format!(
+                    "is {n}; it must be 1 to {MAX_BCC_BATCH} (players per announcement message)"
+                ),
+            ));
+        }
+    };
     Ok(MailConfig {
         from: raw.from,
         reply_to: raw.reply_to,
         public_to: raw.public_to,
+        bcc_batch,
         transport,
     })
 }

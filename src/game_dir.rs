@@ -252,17 +252,46 @@ pub fn unchanged(path: &Path, bytes: &[u8]) -> bool {
 /// 10,000-player round take minutes).
 pub fn replace(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
     let folder = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(folder).map_err(|e| Error::io(folder, e))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .tempfile_in(folder)
-        .map_err(|e| Error::io(folder, e))?;
-    tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
-    if durable {
-        tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    // The folder usually exists: create it only when the temp file cannot be made without it.
+    let tmp = match write_temp(folder, bytes, durable) {
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            create_dir(folder)?;
+            write_temp(folder, bytes, durable)
+        }
+        other => other,
     }
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    Ok(())
+    .map_err(|e| Error::io(path, e))?;
+    fs::rename(&tmp, path).map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        Error::io(path, e)
+    })
+}
+
+/// A new file `.adjudicate-<pid>-<n>` in `folder` holding `bytes` (owner-only: reports and state
+/// are private), synced if `durable`: one open, one write, one close.
+fn write_temp(folder: &Path, bytes: &[u8], durable: bool) -> std::io::Result<PathBuf> {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    loop {
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = folder.join(format!("{TEMP_PREFIX}{}-{n}", std::process::id()));
+        let mut options = File::options();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = match options.open(&tmp) {
+            // left by a killed run with the same pid: take the next name
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
+            other => other?,
+        };
+        let written = file
+            .write_all(bytes)
+            .and_then(|()| if durable { file.sync_all() } else { Ok(()) });
+        if let Err(e) = written {
+            let _ = fs::remove_file(&tmp);
+            return Err(e);
+        }
+        return Ok(tmp);
+    }
 }
 
 pub fn create_dir(path: &Path) -> Result<()> {

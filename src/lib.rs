@@ -36,3 +36,4 @@ pub mod rng;
 pub mod round;
 pub mod status;
 pub mod submission;
+pub mod tick_cache;

@@ -39,6 +39,7 @@ const GITIGNORE: &str = "\
 .adjudicate-*
 secrets.toml
 rounds/*/submissions/
+.cache/
 ";
 
 /// Writes `game_dir/game.toml` and `.gitignore`; returns a description of what was written.

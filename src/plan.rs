@@ -4,11 +4,15 @@
 
 use crate::error::Result;
 use crate::game_dir::{create_dir, replace, unchanged};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Default)]
 pub struct Plan {
     steps: Vec<Step>,
+    /// Whether each folder written into existed when first looked at: a file in a folder that
+    /// did not exist is new, so it is not read back to compare (one failing open per report).
+    folders: HashMap<PathBuf, bool>,
 }
 
 #[derive(Debug)]
@@ -21,7 +25,7 @@ enum Step {
 
 impl Plan {
     pub fn dir(&mut self, path: PathBuf) {
-        if !path.is_dir() {
+        if !self.exists(&path) {
             self.steps.push(Step::Dir(path));
         }
     }
@@ -29,7 +33,7 @@ impl Plan {
     /// Plans a write unless the file already holds these bytes.
     pub fn file(&mut self, path: PathBuf, bytes: impl Into<Vec<u8>>) {
         let bytes = bytes.into();
-        if !unchanged(&path, &bytes) {
+        if !self.unchanged(&path, &bytes) {
             self.steps.push(Step::File(path, bytes));
         }
     }
@@ -37,9 +41,28 @@ impl Plan {
     /// Plans a write that reaches the disk before it replaces the old file (state.toml).
     pub fn durable_file(&mut self, path: PathBuf, bytes: impl Into<Vec<u8>>) {
         let bytes = bytes.into();
-        if !unchanged(&path, &bytes) {
+        if !self.unchanged(&path, &bytes) {
             self.steps.push(Step::Durable(path, bytes));
         }
+    }
+
+    /// Whether a folder existed before this plan (looked up once per folder).
+    fn exists(&mut self, folder: &Path) -> bool {
+        if let Some(known) = self.folders.get(folder) {
+            return *known;
+        }
+        let known = folder.is_dir();
+        self.folders.insert(folder.to_path_buf(), known);
+        known
+    }
+
+    fn unchanged(&mut self, path: &Path, bytes: &[u8]) -> bool {
+        let folder = path.parent().unwrap_or(Path::new("."));
+        self.exists(folder) && unchanged(path, bytes)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
     }
 
     /// Each planned path with its size (`None` for a folder).

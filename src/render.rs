@@ -162,6 +162,30 @@ pub struct PrivateContext<'a> {
     pub garnets: i64,
 }
 
+impl PrivateContext<'_> {
+    /// The part every private report of a round shares (`game`, `public`), built once.
+    pub fn shared(game: &GameInfo, public: &toml::Table) -> tera::Context {
+        let mut ctx = tera::Context::new();
+        ctx.insert("game", game);
+        ctx.insert("public", public);
+        ctx
+    }
+
+    /// `shared` plus one player's part: the same context as serializing a `PrivateContext`.
+    pub fn for_player(
+        shared: &tera::Context,
+        player: &PlayerInfo,
+        private: &toml::Table,
+        garnets: i64,
+    ) -> tera::Context {
+        let mut ctx = shared.clone();
+        ctx.insert("player", player);
+        ctx.insert("private", private);
+        ctx.insert("garnets", &garnets);
+        ctx
+    }
+}
+
 #[derive(Serialize)]
 pub struct AckContext<'a> {
     pub game: &'a GameInfo,
@@ -313,6 +337,13 @@ impl Renderer {
     }
 
     pub fn render<C: Serialize>(&self, kind: Kind, context: &C) -> Result<String> {
+        let ctx = tera::Context::from_serialize(context).expect("contexts serialize to maps");
+        self.render_context(kind, &ctx)
+    }
+
+    /// Renders a context built by the caller: the private reports of a round share one base
+    /// context (`game`, `public`) built once, and add each player's part to a copy.
+    pub fn render_context(&self, kind: Kind, ctx: &tera::Context) -> Result<String> {
         let name = match kind {
             Kind::Notice | Kind::Reminder | Kind::Reject | Kind::Late | Kind::Same => {
                 format!("common/{}", kind.file())
@@ -320,8 +351,7 @@ impl Renderer {
             _ => format!("{}/{}", self.game.name(), kind.file()),
         };
         let compiled = self.compiled()?;
-        let ctx = tera::Context::from_serialize(context).expect("contexts serialize to maps");
-        let text = compiled.tera.render(&name, &ctx).map_err(|e| {
+        let text = compiled.tera.render(&name, ctx).map_err(|e| {
             let path = compiled
                 .sources
                 .get(&name)

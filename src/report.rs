@@ -204,16 +204,18 @@ impl ResultFile {
             },
         )?;
         let empty = toml::Table::new();
-        let public_view = G::private_view(&self.public);
+        let shared = PrivateContext::shared(&game, &G::private_view(&self.public));
         let render_one = |p: &crate::config::PlayerConfig| -> Result<(PlayerId, String)> {
-            let context = PrivateContext {
-                game: &game,
-                player: ctx.player_info(&p.id),
-                public: &public_view,
-                private: self.private.get(&p.id).unwrap_or(&empty),
-                garnets: self.garnets.get(&p.id).copied().unwrap_or(0),
-            };
-            Ok((p.id.clone(), renderer.render(Kind::Private, &context)?))
+            let context = PrivateContext::for_player(
+                &shared,
+                &ctx.player_info(&p.id),
+                self.private.get(&p.id).unwrap_or(&empty),
+                self.garnets.get(&p.id).copied().unwrap_or(0),
+            );
+            Ok((
+                p.id.clone(),
+                renderer.render_context(Kind::Private, &context)?,
+            ))
         };
         // Private reports are independent: large games render them on every core. The result is
         // a sorted map, so the output does not depend on which thread finished first.

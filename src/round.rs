@@ -56,6 +56,26 @@ pub struct TickReport {
     pub swept: usize,
     /// Dry run: what would have been written (path, bytes; `None` for a folder).
     pub planned: Vec<(PathBuf, Option<usize>)>,
+    /// The first moment the clock will make a tick act (a reminder window opens, the round is
+    /// due); `None`: only a new file or `--force` will.
+    pub until: Option<Timestamp>,
+}
+
+impl TickReport {
+    /// Whether the tick found nothing to do and wrote nothing (then the next one may be idle).
+    fn did_nothing(&self, wrote: bool) -> bool {
+        !wrote
+            && !self.set_up
+            && self.swept == 0
+            && self.received.is_empty()
+            && self.answers == 0
+            && self.resolved.is_none()
+            && self.queued.is_empty()
+            && self
+                .mail
+                .as_ref()
+                .is_none_or(|m| m.sent == 0 && m.refused.is_empty() && m.deferred.is_none())
+    }
 }
 
 #[derive(Debug)]
@@ -95,11 +115,25 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
             plan: &mut plan,
             report: &mut report,
             deadline: None,
+            known: None,
         };
         publish::<G>(&mut mail, &renderer, &result, true, opts.now)?;
     }
+    // Taken before anything is read: a file changed while this tick runs makes the next one full.
+    let idle_key = (!opts.dry_run)
+        .then(|| crate::tick_cache::key(ctx.dir.root(), report.round))
+        .flatten();
+    let mut seen = crate::tick_cache::Seen::load(ctx.dir.root(), report.round);
     if !report.over {
-        play_round::<G>(ctx, opts, &renderer, &mut plan, &mut file, &mut report)?;
+        play_round::<G>(
+            ctx,
+            opts,
+            &renderer,
+            &mut plan,
+            &mut file,
+            &mut report,
+            &mut seen,
+        )?;
     }
     // state.toml last: everything it refers to is on disk before it.
     if loaded.as_ref() != Some(&file) {
@@ -110,11 +144,36 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
         report.planned = plan.entries().map(|(p, n)| (p.to_path_buf(), n)).collect();
         return Ok(report);
     }
+    let root = ctx.dir.root();
+    let wrote = !plan.is_empty();
+    if wrote {
+        crate::tick_cache::clear_idle(root)?;
+    }
     plan.commit()?;
+    seen.save(root);
     if !opts.no_send
         && let Some(sender) = Sender::new(&ctx.config.mail, &ctx.secrets)?
     {
         report.mail = Some(send_outbox(&ctx.dir, &sender)?);
+    }
+    if let Some(key) = idle_key.filter(|_| report.did_nothing(wrote)) {
+        crate::tick_cache::save_idle(
+            root,
+            &crate::tick_cache::Idle {
+                key,
+                title: ctx.config.title.clone(),
+                // rounded up: never idle past the moment itself
+                until: report
+                    .until
+                    .map(|t| t.as_second() + i64::from(t.subsec_nanosecond() > 0)),
+                round: report.round,
+                over: report.over,
+                deadline: report.deadline.map(|t| t.to_string()),
+                valid: report.valid,
+                expected: report.expected,
+                strays: report.strays.clone(),
+            },
+        );
     }
     Ok(report)
 }
@@ -135,6 +194,7 @@ fn play_round<G: Game>(
     plan: &mut Plan,
     file: &mut StateFile<G::State>,
     report: &mut TickReport,
+    seen: &mut crate::tick_cache::Seen,
 ) -> Result<()> {
     let round = G::round(&file.game);
     let index = G::rounds_played(&file.game);
@@ -161,6 +221,7 @@ fn play_round<G: Game>(
         plan,
         report,
         deadline,
+        known: None,
     };
     // Where ingest got each file from (mail, chat): to record it, to date it by when it reached
     // the host, to reply to the message, and to tell the player what text was not read.
@@ -200,14 +261,20 @@ fn play_round<G: Game>(
             ));
             continue;
         }
-        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-        let sha256 = sha256_hex(&bytes);
+        // Hashed only if its size, mtime or inode changed since a tick last hashed it.
+        let (sha256, bytes) = seen
+            .hash(&format!("{player}.toml"), &path)
+            .map_err(|e| Error::io(&path, e))?;
         if latest
             .get(&player)
             .is_some_and(|i| receipts.list[*i].sha256 == sha256)
         {
             continue;
         }
+        let bytes = match bytes {
+            Some(bytes) => bytes,
+            None => std::fs::read(&path).map_err(|e| Error::io(&path, e))?,
+        };
         // Where ingest got the file from, if it is still the file ingest wrote.
         let origin = origins.origin.get(&player).filter(|o| o.sha256 == sha256);
         // A file put in by hand reaches the host when a tick first sees it.
@@ -335,9 +402,15 @@ fn play_round<G: Game>(
         && mail.report.valid == expected.len();
     // `grace`: a due round waits a little, so that mail fetched every few minutes still counts.
     let grace = ctx.config.schedule.as_ref().and_then(|s| s.grace);
-    let due =
-        deadline.is_some_and(|d| opts.now >= grace.map_or(d, |g| d.saturating_add(g).unwrap_or(d)));
+    let due_at = deadline.map(|d| grace.map_or(d, |g| d.saturating_add(g).unwrap_or(d)));
+    let due = due_at.is_some_and(|d| opts.now >= d);
     if !(opts.force || early || due) {
+        let remind_from = deadline.zip(ctx.config.schedule.as_ref().and_then(|s| s.remind_before));
+        let remind_from = remind_from.map(|(d, before)| d.checked_sub(before).unwrap_or(d));
+        mail.report.until = [remind_from.filter(|r| opts.now < *r), due_at]
+            .into_iter()
+            .flatten()
+            .min();
         return Ok(());
     }
 
@@ -397,24 +470,19 @@ fn publish<G: Game>(
             text.clone(),
         );
     }
+    // The announcement is one message (to the list, or by Bcc in batches), never one per player.
     let public_to = match ctx.config.mail.public_to {
         Some(_) => vec![Recipient::List],
-        None => reports
-            .private
-            .keys()
-            .cloned()
-            .map(Recipient::Player)
-            .collect(),
+        None => bcc_batches(mail, reports.private.keys()),
     };
     for to in public_to {
-        let body = reports.public.clone();
         mail.queue(Mail {
             round,
             kind: public_kind,
             to,
             seq: 0,
             subject: public_subject.clone(),
-            body,
+            body: reports.public.clone(),
             date: dated,
             in_reply_to: None,
         })?;
@@ -432,6 +500,34 @@ fn publish<G: Game>(
         })?;
     }
     Ok(())
+}
+
+/// The players who get the announcement, in roster order, as batches of `mail.bcc_batch` (those
+/// without an address are noted as unmailed).
+fn bcc_batches<'p>(
+    mail: &mut Mailer<'_>,
+    players: impl Iterator<Item = &'p PlayerId>,
+) -> Vec<Recipient> {
+    let config = &mail.ctx.config;
+    if !config.mail.transport.queues() {
+        return Vec::new();
+    }
+    let mut mailed = Vec::new();
+    for id in players {
+        if config.player(id).is_some_and(|p| p.email.is_some()) {
+            mailed.push(id.clone());
+        } else {
+            mail.report.unmailed.insert(id.clone());
+        }
+    }
+    mailed
+        .chunks(config.mail.bcc_batch)
+        .zip(1..)
+        .map(|(batch, index)| Recipient::Batch {
+            index,
+            players: batch.to_vec(),
+        })
+        .collect()
 }
 
 /// A line for each file put into the previous round's `submissions/` after it was resolved:
@@ -528,6 +624,8 @@ struct Mailer<'a> {
     report: &'a mut TickReport,
     /// The deadline of the round being received, for the reply to a late version.
     deadline: Option<Timestamp>,
+    /// The names in `outbox/`, `sent/` and `failed/`, listed once when first needed.
+    known: Option<std::collections::HashSet<String>>,
 }
 
 impl Mailer<'_> {
@@ -645,6 +743,7 @@ impl Mailer<'_> {
         config.mail.transport.queues()
             && match to {
                 Recipient::List => config.mail.public_to.is_some(),
+                Recipient::Batch { .. } => true,
                 Recipient::Player(id) => config.player(id).is_some_and(|p| p.email.is_some()),
                 Recipient::Address(_) => true,
             }
@@ -655,17 +754,15 @@ impl Mailer<'_> {
         if !config.mail.transport.queues() {
             return Ok(());
         }
-        let (name, address) = match &mail.to {
+        let mut bcc = Vec::new();
+        let to = match &mail.to {
             Recipient::List => match &config.mail.public_to {
-                Some(list) => {
-                    let mailbox: lettre::message::Mailbox = list.parse().map_err(|e| {
-                        Error::invalid(self.ctx.dir.game_toml(), "mail.public_to", format!("{e}"))
-                    })?;
-                    (mailbox.name.unwrap_or_default(), mailbox.email.to_string())
-                }
+                Some(list) => list.parse().map_err(|e| {
+                    Error::invalid(self.ctx.dir.game_toml(), "mail.public_to", format!("{e}"))
+                })?,
                 None => return Ok(()),
             },
-            Recipient::Address(address) => (String::new(), address.clone()),
+            Recipient::Address(address) => crate::mail::outbox::mailbox("", address)?,
             Recipient::Player(id) => {
                 let Some(player) = config.player(id) else {
                     return Ok(());
@@ -674,18 +771,34 @@ impl Mailer<'_> {
                     self.report.unmailed.insert(id.clone());
                     return Ok(());
                 };
-                (player.name.clone(), email.clone())
+                crate::mail::outbox::mailbox(&player.name, email)?
+            }
+            // To: the host's own address; the players by Bcc, unseen by each other.
+            Recipient::Batch { players, .. } => {
+                for id in players {
+                    if let Some(p) = config.player(id)
+                        && let Some(email) = &p.email
+                    {
+                        bcc.push(crate::mail::outbox::mailbox(&p.name, email)?);
+                    }
+                }
+                crate::mail::outbox::from_mailbox(&config.mail)?
             }
         };
         let file = mail.file_name();
         let dir = &self.ctx.dir;
-        if [dir.outbox(), dir.sent(), dir.root().join("failed")]
-            .iter()
-            .any(|d| d.join(&file).exists())
-        {
+        let known = self.known.get_or_insert_with(|| {
+            [dir.outbox(), dir.sent(), dir.root().join("failed")]
+                .iter()
+                .filter_map(|d| std::fs::read_dir(d).ok())
+                .flatten()
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .collect()
+        });
+        if !known.insert(file.clone()) {
             return Ok(());
         }
-        let bytes = format_message(&mail, &config.mail, &self.ctx.game_key(), &name, &address)?;
+        let bytes = format_message(&mail, &config.mail, &self.ctx.game_key(), to, bcc)?;
         self.plan.file(dir.outbox().join(&file), bytes);
         self.report.queued.push(file);
         Ok(())

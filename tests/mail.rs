@@ -46,25 +46,37 @@ fn the_sample_game_reaches_every_player_exactly_once_with_only_their_own_reports
     play_script(dir);
     assert!(!dir.join("outbox").exists() || fs::read_dir(dir.join("outbox")).unwrap().count() == 0);
 
-    let received = server.received();
+    let messages = server.received();
     let sent = snapshot(&dir.join("sent"));
     assert_eq!(
-        received.len(),
+        messages.len(),
         sent.len(),
         "every queued message arrives, once"
     );
     let mut ids = BTreeMap::new();
-    for (rcpt, message) in &received {
+    let mut announcements = BTreeMap::new();
+    for (rcpts, message) in &messages {
         let id = header(message, "Message-ID").expect("a Message-ID");
         assert!(
-            ids.insert(id.clone(), rcpt.clone()).is_none(),
+            ids.insert(id.clone(), rcpts.clone()).is_none(),
             "{id} arrived twice"
         );
-        let to = header(message, "To").unwrap();
         assert!(
-            to.contains(&format!("<{rcpt}>")),
-            "envelope {rcpt} but To: {to}"
+            header(message, "Bcc").is_none(),
+            "the Bcc header is never sent: {message}"
         );
+        let to = header(message, "To").unwrap();
+        if id.contains(".public@") {
+            // the announcement: one message, To: the host, every player by Bcc
+            assert_eq!(to, "\"ORG Host\" <host@example.org>");
+            let round = header(message, "Subject").unwrap();
+            assert!(announcements.insert(round, rcpts.clone()).is_none());
+        } else {
+            assert!(
+                to.contains(&format!("<{rcpts}>")),
+                "envelope {rcpts} but To: {to}"
+            );
+        }
         assert_eq!(
             header(message, "From").unwrap(),
             "\"ORG Host\" <host@example.org>"
@@ -76,6 +88,20 @@ fn the_sample_game_reaches_every_player_exactly_once_with_only_their_own_reports
         );
         assert!(header(message, "Date").is_some());
     }
+    let everyone = "alice@example.org, bob@example.org, carol@example.org, dave@example.org, erin@example.org, frank@example.org";
+    assert_eq!(
+        announcements.len(),
+        6,
+        "the opening and 5 rounds: {announcements:?}"
+    );
+    for (subject, rcpts) in &announcements {
+        assert_eq!(rcpts, everyone, "{subject}");
+    }
+    // one (recipient, message) per delivery
+    let received: Vec<(String, &String)> = messages
+        .iter()
+        .flat_map(|(rcpts, m)| rcpts.split(", ").map(move |r| (r.to_owned(), m)))
+        .collect();
     // Each private report went to its own player, and to nobody else.
     for player in ["alice", "bob", "carol", "dave", "erin", "frank"] {
         for round in 1..=5 {
@@ -251,7 +277,7 @@ fn a_server_that_is_down_delays_mail_but_not_the_round() {
     assert_eq!(run.code, 75, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("resolved round 1"), "{}", run.stdout);
     assert!(
-        run.stdout.contains("mail: 18 queued, 0 sent, 18 waiting"),
+        run.stdout.contains("mail: 13 queued, 0 sent, 13 waiting"),
         "{}",
         run.stdout
     );
@@ -260,7 +286,7 @@ fn a_server_that_is_down_delays_mail_but_not_the_round() {
     assert!(
         status
             .stdout
-            .contains("Outbox: 18 message(s) waiting to be sent"),
+            .contains("Outbox: 13 message(s) waiting to be sent"),
         "{}",
         status.stdout
     );
@@ -279,13 +305,13 @@ fn a_server_that_is_down_delays_mail_but_not_the_round() {
     fs::write(dir.join("game.toml"), text).unwrap();
     let run = tick(dir, "2026-12-02T15:10:00Z", &[]);
     assert!(
-        run.stdout.contains("mail: 0 queued, 18 sent"),
+        run.stdout.contains("mail: 0 queued, 13 sent"),
         "{}",
         run.stdout
     );
-    assert_eq!(server.received().len(), 18);
+    assert_eq!(server.received().len(), 13);
     tick(dir, "2026-12-02T15:20:00Z", &["-q"]);
-    assert_eq!(server.received().len(), 18, "nothing is sent twice");
+    assert_eq!(server.received().len(), 13, "nothing is sent twice");
 }
 
 /// The first `port = N` of game.toml.
@@ -544,6 +570,64 @@ fn a_wrong_mail_setting_is_a_check_error_naming_the_key() {
     assert!(
         run.stderr
             .contains("game.toml: mail.smtp: is required with transport = \"smtp\""),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn the_announcement_is_one_message_per_bcc_batch_and_one_closed_mailbox_does_not_stop_it() {
+    let server = SmtpServer::start(&["--reject", "bob@example.org"]);
+    let game = example_game();
+    let dir = game.path();
+    set_up(dir);
+    use_smtp(dir, server.port, "none", "bcc_batch = 4");
+    for p in ["alice", "bob", "carol", "dave", "erin", "frank"] {
+        submit(dir, 1, p, "room = \"attic\"\n");
+    }
+    let run = tick(dir, "2026-12-02T15:00:00Z", &[]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // 6 acknowledgements, the announcement in 2 batches (4 + 2), 6 private reports
+    assert!(run.stdout.contains("mail: 14 queued"), "{}", run.stdout);
+    let mut public: Vec<String> = ["sent", "failed"]
+        .iter()
+        .flat_map(|d| fs::read_dir(dir.join(d)).into_iter().flatten())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("r001-public-"))
+        .collect();
+    public.sort();
+    assert_eq!(
+        public,
+        ["r001-public-bcc0001-0.eml", "r001-public-bcc0002-0.eml"]
+    );
+    // The file keeps its Bcc (the envelope); what is sent does not.
+    let kept = fs::read_to_string(dir.join("sent/r001-public-bcc0001-0.eml")).unwrap();
+    let bcc = header(&kept, "Bcc").expect("the queued file names its recipients");
+    for p in ["alice", "bob", "carol", "dave"] {
+        assert!(bcc.contains(&format!("<{p}@example.org>")), "{bcc}");
+    }
+    let mut reached: Vec<String> = server
+        .received()
+        .iter()
+        .filter(|(_, m)| header(m, "Message-ID").unwrap().contains(".public@"))
+        .inspect(|(_, m)| assert!(header(m, "Bcc").is_none(), "{m}"))
+        .flat_map(|(rcpts, _)| rcpts.split(", ").map(String::from).collect::<Vec<_>>())
+        .collect();
+    reached.sort();
+    assert_eq!(
+        reached,
+        [
+            "alice@example.org",
+            "carol@example.org",
+            "dave@example.org",
+            "erin@example.org",
+            "frank@example.org"
+        ],
+        "bob's closed mailbox cost only bob the announcement"
+    );
+    assert!(
+        run.stderr
+            .contains("mail r001-public-bcc0001-0.eml (to bob@example.org) refused for good"),
         "{}",
         run.stderr
     );

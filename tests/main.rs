@@ -16,6 +16,7 @@ mod final_ritual;
 mod first_game;
 mod god_race;
 mod host_files;
+mod idle;
 mod ingest;
 mod mail;
 mod mail_clients;

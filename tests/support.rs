@@ -140,6 +140,8 @@ pub fn tick(dir: &Path, now: &str, extra: &[&str]) -> Run {
 pub fn snapshot(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
     walkdir::WalkDir::new(dir)
         .into_iter()
+        // `.cache/` only saves work (tick_cache); it is not part of the archive
+        .filter_entry(|e| e.depth() != 1 || e.file_name() != ".cache")
         .map(|e| e.unwrap())
         .filter(|e| e.file_type().is_file() && e.file_name() != ".adjudicate.lock")
         .map(|e| {

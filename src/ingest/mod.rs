@@ -492,13 +492,8 @@ impl Replies<'_> {
             return Ok(());
         }
         // A reply goes to the address the message came from.
-        let bytes = format_message(
-            &mail,
-            &ctx.config.mail,
-            &ctx.game_key(),
-            &name.unwrap_or_default(),
-            &incoming.sender,
-        )?;
+        let to = crate::mail::outbox::mailbox(&name.unwrap_or_default(), &incoming.sender)?;
+        let bytes = format_message(&mail, &ctx.config.mail, &ctx.game_key(), to, Vec::new())?;
         write_atomic(&ctx.dir.outbox().join(file), &bytes)
     }
 }

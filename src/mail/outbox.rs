@@ -52,6 +52,12 @@ impl MailKind {
 pub enum Recipient {
     Player(PlayerId),
     List,
+    /// The `index`th batch of players (from 1) who get the announcement by Bcc when there is no
+    /// `public_to`: one message per batch, never one copy per player.
+    Batch {
+        index: u32,
+        players: Vec<PlayerId>,
+    },
     /// Someone who is not (or may not be) a player: the sender of a rejected message.
     Address(String),
 }
@@ -78,6 +84,10 @@ impl Mail {
         let to = match &self.to {
             Recipient::Player(id) => id.as_str(),
             Recipient::List => "list",
+            Recipient::Batch { index, .. } => {
+                hashed = format!("bcc{index:04}");
+                hashed.as_str()
+            }
             Recipient::Address(address) => {
                 hashed = crate::submission::sha256_hex(address.as_bytes())[..12].to_owned();
                 hashed.as_str()
@@ -92,27 +102,42 @@ impl Mail {
     }
 }
 
-/// The complete message. `game_key` (title and seed) keeps Message-IDs of different games apart.
-pub fn format_message(
-    mail: &Mail,
-    config: &MailConfig,
-    game_key: &str,
-    to_name: &str,
-    to_email: &str,
-) -> Result<Vec<u8>> {
-    let bad =
-        |key: &str, e: &dyn std::fmt::Display| Error::invalid("game.toml", key, e.to_string());
-    let from: Mailbox = config
+/// A mailbox from a name (may be empty) and an address of game.toml.
+pub fn mailbox(name: &str, email: &str) -> Result<Mailbox> {
+    let address = email.parse().map_err(|e: lettre::address::AddressError| {
+        Error::invalid("game.toml", "players.email", e.to_string())
+    })?;
+    Ok(Mailbox::new(
+        (!name.is_empty()).then(|| name.to_owned()),
+        address,
+    ))
+}
+
+/// The sender of every message: `mail.from`.
+pub fn from_mailbox(config: &MailConfig) -> Result<Mailbox> {
+    config
         .from
         .as_deref()
         .unwrap_or("adjudicate <adjudicate@localhost>")
         .parse()
-        .map_err(|e| bad("mail.from", &e))?;
-    let name = (!to_name.is_empty()).then(|| to_name.to_owned());
-    let to = Mailbox::new(
-        name,
-        to_email.parse().map_err(|e| bad("players.email", &e))?,
-    );
+        .map_err(|e: lettre::address::AddressError| {
+            Error::invalid("game.toml", "mail.from", e.to_string())
+        })
+}
+
+/// The complete message, to `to` and, by Bcc, to `bcc` (kept in the file, so the send step knows
+/// the envelope; removed from what is sent). `game_key` (title and seed) keeps Message-IDs of
+/// different games apart.
+pub fn format_message(
+    mail: &Mail,
+    config: &MailConfig,
+    game_key: &str,
+    to: Mailbox,
+    bcc: Vec<Mailbox>,
+) -> Result<Vec<u8>> {
+    let bad =
+        |key: &str, e: &dyn std::fmt::Display| Error::invalid("game.toml", key, e.to_string());
+    let from = from_mailbox(config)?;
     let domain = from.email.domain().to_owned();
     let key = format!("{game_key}\0{}", mail.file_name());
     let id = &crate::submission::sha256_hex(key.as_bytes())[..24];
@@ -131,6 +156,9 @@ pub fn format_message(
     }
     if let Some(reply_to) = &config.reply_to {
         builder = builder.reply_to(reply_to.parse().map_err(|e| bad("mail.reply_to", &e))?);
+    }
+    if !bcc.is_empty() {
+        builder = bcc.into_iter().fold(builder.keep_bcc(), |b, m| b.bcc(m));
     }
     let message = builder
         .singlepart(SinglePart::plain(mail.body.clone()))
@@ -163,7 +191,7 @@ pub fn send_outbox(dir: &GameDir, sender: &Sender) -> Result<SendReport> {
         let path = dir.outbox().join(name);
         let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
         let delivery = match envelope_of(&bytes) {
-            Ok(envelope) => sender.deliver(&envelope, &bytes),
+            Ok(envelope) => deliver(sender, &envelope, &without_bcc(&bytes), name, &mut report),
             Err(why) => Delivery::Refused(why),
         };
         let target = match delivery {
@@ -192,6 +220,80 @@ pub fn send_outbox(dir: &GameDir, sender: &Sender) -> Result<SendReport> {
     Ok(report)
 }
 
+/// Delivers one message. A message to several recipients (an announcement by Bcc) that the
+/// server refuses is tried again one recipient at a time, so that one closed mailbox does not
+/// keep the announcement from the rest: the message counts as sent when any recipient took it,
+/// and each refused recipient is reported.
+fn deliver(
+    sender: &Sender,
+    envelope: &Envelope,
+    bytes: &[u8],
+    name: &str,
+    report: &mut SendReport,
+) -> Delivery {
+    let whole = sender.deliver(envelope, bytes);
+    let (Delivery::Refused(_), [_, _, ..]) = (&whole, envelope.to()) else {
+        return whole;
+    };
+    let mut accepted = false;
+    let mut refused = Vec::new();
+    for to in envelope.to() {
+        let one = match Envelope::new(envelope.from().cloned(), vec![to.clone()]) {
+            Ok(one) => one,
+            Err(e) => return Delivery::Refused(e.to_string()),
+        };
+        match sender.deliver(&one, bytes) {
+            Delivery::Accepted => accepted = true,
+            Delivery::Refused(why) => refused.push((format!("{name} (to {to})"), why)),
+            unavailable @ Delivery::Unavailable(_) => return unavailable,
+        }
+    }
+    if !accepted {
+        return whole;
+    }
+    report.refused.extend(refused);
+    Delivery::Accepted
+}
+
+/// The message as sent: without its Bcc header (and that header's continuation lines).
+pub fn without_bcc(message: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let head_end = message
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map_or(message.len(), |p| p + 2);
+    let head = &message[..head_end];
+    let Some(start) = head
+        .split(|b| *b == b'\n')
+        .scan(0, |offset, line| {
+            let at = *offset;
+            *offset += line.len() + 1;
+            Some((at, line))
+        })
+        .find(|(_, line)| line.starts_with(b"Bcc:"))
+        .map(|(at, _)| at)
+    else {
+        return std::borrow::Cow::Borrowed(message);
+    };
+    // the header ends at the first line break not followed by a space or tab
+    let mut end = start;
+    loop {
+        match message[end..head_end].iter().position(|b| *b == b'\n') {
+            Some(p) => end += p + 1,
+            None => {
+                end = head_end;
+                break;
+            }
+        }
+        if !matches!(message.get(end), Some(b' ' | b'\t')) {
+            break;
+        }
+    }
+    let mut out = Vec::with_capacity(message.len());
+    out.extend_from_slice(&message[..start]);
+    out.extend_from_slice(&message[end..]);
+    std::borrow::Cow::Owned(out)
+}
+
 /// The `.eml` files waiting in `outbox/`, sorted.
 pub fn outbox_names(dir: &GameDir) -> Result<Vec<String>> {
     let outbox = dir.outbox();
@@ -213,7 +315,9 @@ pub fn outbox_names(dir: &GameDir) -> Result<Vec<String>> {
     Ok(names)
 }
 
-/// The SMTP envelope of one of our own messages: the addresses of its From and To headers.
+/// The SMTP envelope of one of our own messages: the address of its From header, and those of
+/// its Bcc header when it has one (an announcement: To shows the host's own address), else of
+/// its To header.
 pub fn envelope_of(message: &[u8]) -> std::result::Result<Envelope, String> {
     let text = String::from_utf8_lossy(message);
     let head = text.split("\r\n\r\n").next().unwrap_or_default();
@@ -225,24 +329,43 @@ pub fn envelope_of(message: &[u8]) -> std::result::Result<Envelope, String> {
             .map(str::trim)
             .ok_or_else(|| format!("no {name} header"))
     };
-    let addresses = |value: &str| -> std::result::Result<Vec<Address>, String> {
-        let found: Vec<&str> = value
-            .split('<')
-            .skip(1)
-            .filter_map(|s| s.split('>').next())
-            .collect();
-        let raw = if found.is_empty() { vec![value] } else { found };
-        raw.into_iter()
-            .map(|a| {
-                a.trim()
-                    .parse::<Address>()
-                    .map_err(|e| format!("`{a}`: {e}"))
-            })
-            .collect()
-    };
     let from = addresses(header("From:")?)?.into_iter().next();
-    let to = addresses(header("To:")?)?;
+    let to = match header("Bcc:") {
+        Ok(bcc) => addresses(bcc)?,
+        Err(_) => addresses(header("To:")?)?,
+    };
     Envelope::new(from, to).map_err(|e| e.to_string())
+}
+
+/// The addresses of an address-list header value: `"Name, Jr." <a@x>, b@y`.
+fn addresses(value: &str) -> std::result::Result<Vec<Address>, String> {
+    let mut parts = Vec::new();
+    let (mut quoted, mut angle, mut start) = (false, false, 0);
+    for (i, c) in value.char_indices() {
+        match c {
+            '"' if !angle => quoted = !quoted,
+            '<' if !quoted => angle = true,
+            '>' if !quoted => angle = false,
+            ',' if !quoted && !angle => {
+                parts.push(&value[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&value[start..]);
+    parts
+        .into_iter()
+        .map(|part| {
+            let bare = match (part.rfind('<'), part.rfind('>')) {
+                (Some(open), Some(close)) if open < close => &part[open + 1..close],
+                _ => part,
+            };
+            bare.trim()
+                .parse::<Address>()
+                .map_err(|e| format!("`{}`: {e}", bare.trim()))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -263,5 +386,20 @@ mod tests {
             ["erin@example.org"]
         );
         assert!(envelope_of(b"Subject: none\r\n\r\n").is_err());
+    }
+
+    #[test]
+    fn a_bcc_header_is_the_envelope_and_is_never_sent() {
+        let raw = b"From: Host <host@example.org>\r\nTo: Host <host@example.org>\r\nBcc: \"Doe, Jane\" <jane@example.org>,\r\n bob@example.org\r\nSubject: x\r\n\r\nBcc: <body@example.org>\r\n";
+        let envelope = envelope_of(raw).unwrap();
+        let to: Vec<String> = envelope.to().iter().map(|a| a.to_string()).collect();
+        assert_eq!(to, ["jane@example.org", "bob@example.org"]);
+        let sent = without_bcc(raw);
+        assert_eq!(
+            String::from_utf8_lossy(&sent),
+            "From: Host <host@example.org>\r\nTo: Host <host@example.org>\r\nSubject: x\r\n\r\nBcc: <body@example.org>\r\n"
+        );
+        let plain = b"From: a@x.org\r\nTo: b@x.org\r\n\r\nbody\r\n";
+        assert!(matches!(without_bcc(plain), std::borrow::Cow::Borrowed(_)));
     }
 }
