@@ -33,12 +33,19 @@ check:
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	$(MAKE) test
 
-## Speed targets (never asserted in tests): a sample tick (Room Swap, Final Ritual) against process
-## start + file writes,
-## and a synthetic God Race round at 1,000 and 10,000 players, phase by phase.
+## Speed targets (issue #17; never asserted in tests), each against its floor, side by side:
+## the sample ticks against a program that writes the same files (examples/floor.rs); the God
+## Race round at 10,000 and 100,000 players (resolving, idle, status; peak memory); the resolve
+## phase against a plain Python model (scripts/god_race_model.py); then the phase-by-phase bench.
+## BENCH_TMP picks the file system (default /tmp; /dev/shm shows the CPU cost alone).
+BENCH_TMP ?= /tmp
 bench: build
-	bash scripts/bench.sh $(BIN) 30 room-swap
-	bash scripts/bench.sh $(BIN) 30 final-ritual
+	$(CARGO) build --release --locked --examples
+	TMPDIR=$(BENCH_TMP) bash scripts/bench.sh $(BIN) target/release/examples/floor 30 room-swap
+	TMPDIR=$(BENCH_TMP) bash scripts/bench.sh $(BIN) target/release/examples/floor 30 final-ritual
+	TMPDIR=$(BENCH_TMP) bash scripts/bench_big.sh $(BIN) target/release/examples/floor 10000 3
+	TMPDIR=$(BENCH_TMP) bash scripts/bench_big.sh $(BIN) target/release/examples/floor 100000 1
+	bash scripts/bench_resolve.sh target/release/examples/race_resolve 1000 10000 100000
 	$(CARGO) bench --locked --bench god_race_round
 
 clean-demo:

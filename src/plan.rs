@@ -38,12 +38,15 @@ impl Plan {
         }
     }
 
-    /// Plans a write that reaches the disk before it replaces the old file (state.toml).
+    /// Plans a write the caller knows to be a change (a file known not to exist, or whose
+    /// content is known to differ): nothing is read back to compare.
+    pub fn new_file(&mut self, path: PathBuf, bytes: impl Into<Vec<u8>>) {
+        self.steps.push(Step::File(path, bytes.into()));
+    }
+
+    /// Plans a changed file that reaches the disk before it replaces the old one (state.toml).
     pub fn durable_file(&mut self, path: PathBuf, bytes: impl Into<Vec<u8>>) {
-        let bytes = bytes.into();
-        if !self.unchanged(&path, &bytes) {
-            self.steps.push(Step::Durable(path, bytes));
-        }
+        self.steps.push(Step::Durable(path, bytes.into()));
     }
 
     /// Whether a folder existed before this plan (looked up once per folder).

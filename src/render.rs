@@ -113,6 +113,17 @@ pub enum Kind {
 }
 
 impl Kind {
+    pub const ALL: [Kind; 8] = [
+        Kind::Public,
+        Kind::Private,
+        Kind::Ack,
+        Kind::Notice,
+        Kind::Reminder,
+        Kind::Reject,
+        Kind::Late,
+        Kind::Same,
+    ];
+
     fn file(self) -> &'static str {
         match self {
             Kind::Public => "public.txt.tera",
@@ -254,8 +265,9 @@ pub struct Renderer {
     game: GameId,
     overrides: PathBuf,
     names: BTreeMap<String, String>,
-    /// Compiled on first use: a tick with nothing to say (most cron runs) compiles nothing.
-    compiled: std::sync::OnceLock<Compiled>,
+    /// Each kind's template compiled on first use: a tick with nothing to say (most cron runs)
+    /// compiles nothing, and one that only acknowledges compiles only the acknowledgement.
+    compiled: [std::sync::OnceLock<Compiled>; Kind::ALL.len()],
 }
 
 struct Compiled {
@@ -277,25 +289,59 @@ impl Renderer {
             game,
             overrides: overrides.to_path_buf(),
             names,
-            compiled: std::sync::OnceLock::new(),
+            compiled: Default::default(),
         })
     }
 
-    /// Compiles the templates now (`check`: a broken override is an error before any tick).
+    /// Compiles every template now (`check`: a broken override is an error before any tick).
     pub fn check(&self) -> Result<()> {
-        self.compiled().map(|_| ())
+        Kind::ALL
+            .iter()
+            .try_for_each(|kind| self.compiled(*kind).map(|_| ()))
     }
 
-    fn compiled(&self) -> Result<&Compiled> {
-        if let Some(compiled) = self.compiled.get() {
+    fn compiled(&self, kind: Kind) -> Result<&Compiled> {
+        let slot = &self.compiled[kind as usize];
+        if let Some(compiled) = slot.get() {
             return Ok(compiled);
         }
-        let compiled = self.compile()?;
-        Ok(self.compiled.get_or_init(|| compiled))
+        let compiled = self.compile(kind)?;
+        Ok(slot.get_or_init(|| compiled))
     }
 
-    fn compile(&self) -> Result<Compiled> {
-        let (game, overrides) = (self.game, &self.overrides);
+    /// The template a kind renders: the game's own, or a common one.
+    fn template_name(&self, kind: Kind) -> String {
+        match kind {
+            Kind::Notice | Kind::Reminder | Kind::Reject | Kind::Late | Kind::Same => {
+                format!("common/{}", kind.file())
+            }
+            _ => format!("{}/{}", self.game.name(), kind.file()),
+        }
+    }
+
+    /// The text of a template of this game (`common/…` or `<game>/…`): the host's override if
+    /// there is one (with its path), else the built-in one; `None` for any other name.
+    fn source(&self, name: &str, any_overrides: bool) -> Result<Option<(String, Option<PathBuf>)>> {
+        let Some((_, builtin)) = BUILT_IN.iter().find(|(n, _)| *n == name) else {
+            return Ok(None);
+        };
+        let (folder, file) = name.split_once('/').expect("names have a folder");
+        if folder != "common" && folder != self.game.name() {
+            return Ok(None);
+        }
+        let local = match folder {
+            "common" => self.overrides.join("common").join(file),
+            _ => self.overrides.join(file),
+        };
+        if any_overrides && let Some(text) = crate::game_dir::read_optional(&local)? {
+            return Ok(Some((text, Some(local))));
+        }
+        Ok(Some((builtin.to_string(), None)))
+    }
+
+    /// Compiles the template of `kind` and the templates it includes, extends or imports (by
+    /// their quoted names), and nothing else: parsing templates is most of a small tick's work.
+    fn compile(&self, kind: Kind) -> Result<Compiled> {
         let mut tera = Tera::default();
         tera.autoescape_on(Vec::new());
         tera.register_filter("wrap", wrap_filter);
@@ -305,32 +351,37 @@ impl Renderer {
                 names: self.names.clone(),
             },
         );
+        // most games override nothing: one look at the folder instead of one per template
+        let any_overrides = self.overrides.is_dir();
         let mut sources = HashMap::new();
         let mut templates = Vec::new();
-        for (name, builtin) in BUILT_IN {
-            let (folder, file) = name.split_once('/').expect("names have a folder");
-            if folder != "common" && folder != game.name() {
+        let mut pending = vec![self.template_name(kind)];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(name) = pending.pop() {
+            if !seen.insert(name.clone()) {
                 continue;
             }
-            let local = match folder {
-                "common" => overrides.join("common").join(file),
-                _ => overrides.join(file),
+            let Some((text, local)) = self.source(&name, any_overrides)? else {
+                continue; // not a template name of ours: tera reports it if it is used
             };
-            let text = match crate::game_dir::read_optional(&local)? {
-                Some(text) => {
-                    sources.insert(name.to_string(), local);
-                    text
-                }
-                None => builtin.to_string(),
-            };
-            templates.push((name.to_string(), text));
+            pending.extend(
+                text.split('"')
+                    .skip(1)
+                    .step_by(2)
+                    .filter(|quoted| quoted.ends_with(".tera"))
+                    .map(String::from),
+            );
+            if let Some(local) = local {
+                sources.insert(name.clone(), local);
+            }
+            templates.push((name, text));
         }
         if let Err(e) = tera.add_raw_templates(templates) {
             let path = sources
                 .values()
                 .next()
                 .cloned()
-                .unwrap_or_else(|| overrides.to_path_buf());
+                .unwrap_or_else(|| self.overrides.to_path_buf());
             return Err(Error::invalid(path, "template", error_chain(&e)));
         }
         Ok(Compiled { tera, sources })
@@ -344,13 +395,8 @@ impl Renderer {
     /// Renders a context built by the caller: the private reports of a round share one base
     /// context (`game`, `public`) built once, and add each player's part to a copy.
     pub fn render_context(&self, kind: Kind, ctx: &tera::Context) -> Result<String> {
-        let name = match kind {
-            Kind::Notice | Kind::Reminder | Kind::Reject | Kind::Late | Kind::Same => {
-                format!("common/{}", kind.file())
-            }
-            _ => format!("{}/{}", self.game.name(), kind.file()),
-        };
-        let compiled = self.compiled()?;
+        let name = self.template_name(kind);
+        let compiled = self.compiled(kind)?;
         let text = compiled.tera.render(&name, ctx).map_err(|e| {
             let path = compiled
                 .sources

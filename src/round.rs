@@ -135,7 +135,8 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
             &mut seen,
         )?;
     }
-    // state.toml last: everything it refers to is on disk before it.
+    // state.toml last: everything it refers to is on disk before it; written only when the
+    // state changed (so its bytes did too).
     if loaded.as_ref() != Some(&file) {
         let text = toml::to_string(&file).expect("state serializes");
         plan.durable_file(ctx.dir.state_toml(), text);
@@ -799,7 +800,8 @@ impl Mailer<'_> {
             return Ok(());
         }
         let bytes = format_message(&mail, &config.mail, &self.ctx.game_key(), to, bcc)?;
-        self.plan.file(dir.outbox().join(&file), bytes);
+        // not in outbox/, sent/ or failed/ (just looked): a new file
+        self.plan.new_file(dir.outbox().join(&file), bytes);
         self.report.queued.push(file);
         Ok(())
     }

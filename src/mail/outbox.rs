@@ -187,6 +187,7 @@ pub struct SendReport {
 pub fn send_outbox(dir: &GameDir, sender: &Sender) -> Result<SendReport> {
     let mut report = SendReport::default();
     let names = outbox_names(dir)?;
+    let mut made = std::collections::HashSet::new();
     for (i, name) in names.iter().enumerate() {
         let path = dir.outbox().join(name);
         let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
@@ -211,7 +212,9 @@ pub fn send_outbox(dir: &GameDir, sender: &Sender) -> Result<SendReport> {
                 break;
             }
         };
-        crate::game_dir::create_dir(&target)?;
+        if made.insert(target.clone()) {
+            crate::game_dir::create_dir(&target)?;
+        }
         std::fs::rename(&path, target.join(name)).map_err(|e| Error::io(&path, e))?;
     }
     if report.deferred.is_none() {
