@@ -465,12 +465,6 @@ fn publish<G: Game>(
     mail.plan.file(folder.join("result.toml"), result.to_toml());
     mail.plan
         .file(folder.join("public.txt"), reports.public.clone());
-    for (player, text) in &reports.private {
-        mail.plan.file(
-            folder.join("private").join(format!("{player}.txt")),
-            text.clone(),
-        );
-    }
     // The announcement is one message (to the list, or by Bcc in batches), never one per player.
     let public_to = match ctx.config.mail.public_to {
         Some(_) => vec![Recipient::List],
@@ -488,17 +482,23 @@ fn publish<G: Game>(
             in_reply_to: None,
         })?;
     }
-    for (player, text) in &reports.private {
-        mail.queue(Mail {
-            round,
-            kind: private_kind,
-            to: Recipient::Player(player.clone()),
-            seq: 0,
-            subject: private_subject.clone(),
-            body: text.clone(),
-            date: dated,
-            in_reply_to: None,
-        })?;
+    // Each report moves into the plan (one copy in memory), after its message is formatted.
+    let mailing = ctx.config.mail.transport.queues();
+    for (player, text) in reports.private {
+        if mailing {
+            mail.queue(Mail {
+                round,
+                kind: private_kind,
+                to: Recipient::Player(player.clone()),
+                seq: 0,
+                subject: private_subject.clone(),
+                body: text.clone(),
+                date: dated,
+                in_reply_to: None,
+            })?;
+        }
+        mail.plan
+            .file(folder.join("private").join(format!("{player}.txt")), text);
     }
     Ok(())
 }
