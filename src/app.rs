@@ -58,6 +58,11 @@ pub enum Command {
     Send {
         game_dir: PathBuf,
     },
+    Site {
+        root: PathBuf,
+        out_dir: PathBuf,
+        verbosity: Verbosity,
+    },
     Ingest {
         game_dir: PathBuf,
         source: Option<crate::ingest::Source>,
@@ -309,7 +314,32 @@ fn execute(command: Command) -> Result<u8> {
             println!("sent {} message(s)", report.sent);
             Ok(mail_problems(&report))
         }
+        Command::Site {
+            root,
+            out_dir,
+            verbosity,
+        } => site(&root, &out_dir, verbosity),
     }
+}
+
+/// `site`: the games that could be read are published; each one that could not is reported with
+/// its file, and the exit code is the most serious of theirs.
+fn site(root: &std::path::Path, out: &std::path::Path, verbosity: Verbosity) -> Result<u8> {
+    let started = Instant::now();
+    let report = crate::site::build(root, out)?;
+    let codes: Vec<u8> = report.errors.iter().map(report_error).collect();
+    if verbosity == Verbosity::Normal {
+        println!(
+            "site: {} game(s), {} page(s), {} KB in {}; {} file(s) written, in {} ms",
+            report.games,
+            report.pages,
+            report.bytes.div_ceil(1024),
+            out.display(),
+            report.written.len(),
+            started.elapsed().as_millis()
+        );
+    }
+    Ok(crate::every_game::most_serious(codes))
 }
 
 /// Tells the host (on stderr) about messages that were refused or could not be sent, and gives the

@@ -110,6 +110,23 @@ enum Sub {
         /// The game directory: the folder that holds game.toml, state.toml and rounds/.
         game_dir: PathBuf,
     },
+    /// Write the public archive of every game under ROOT as a static web site.
+    #[command(
+        after_help = "Built from the public part of each round's result.toml alone: an index, a page per game and per round \
+with its announcement and a picture, and an Atom feed (feed.xml). Files whose bytes did not change are not \
+written again. Templates: ROOT/templates/site/ overrides templates/site/ of the tool.\n\
+Example: adjudicate site ~/games ~/public_html/games\n\
+Cron:    */5 * * * * adjudicate round --all -q ~/games && adjudicate site -q ~/games ~/public_html/games"
+    )]
+    Site {
+        /// A game directory, or a folder holding game directories at any depth.
+        root: PathBuf,
+        /// Where to write the site (created if missing).
+        out_dir: PathBuf,
+        /// Print nothing unless there is an error (for cron).
+        #[arg(short, long)]
+        quiet: bool,
+    },
     /// Take submissions from mail or a chat export into the current round's submissions/.
     #[command(after_help = "Example: adjudicate ingest ~/games/match7 --maildir ~/Maildir/match7")]
     Ingest {
@@ -187,6 +204,19 @@ fn into_command(cli: Cli) -> Command {
         Sub::Render { game_dir, round } => Command::Render { game_dir, round },
         Sub::Replay { game_dir } => Command::Replay { game_dir },
         Sub::Send { game_dir } => Command::Send { game_dir },
+        Sub::Site {
+            root,
+            out_dir,
+            quiet,
+        } => Command::Site {
+            root,
+            out_dir,
+            verbosity: if quiet {
+                Verbosity::Quiet
+            } else {
+                Verbosity::Normal
+            },
+        },
         Sub::Ingest {
             game_dir,
             maildir,

@@ -191,11 +191,28 @@ impl ResultFile {
         parts.join("\n")
     }
 
-    pub fn render<G: Game>(&self, ctx: &GameContext, renderer: &Renderer) -> Result<Reports> {
+    /// What the templates see of the round itself (`game`).
+    fn game_info(&self, ctx: &GameContext) -> crate::render::GameInfo {
         let mut game = ctx.game_info(self.meta.round, self.meta.index, self.meta.next_round);
         if let Some(next) = &self.meta.next_deadline {
             game.next_deadline = clock::parse_instant(next).ok().map(clock::human);
         }
+        game
+    }
+
+    /// The public announcement alone, from `[public]` (the site's pages show it).
+    pub fn render_public(&self, ctx: &GameContext, renderer: &Renderer) -> Result<String> {
+        renderer.render(
+            Kind::Public,
+            &PublicContext {
+                game: &self.game_info(ctx),
+                public: &self.public,
+            },
+        )
+    }
+
+    pub fn render<G: Game>(&self, ctx: &GameContext, renderer: &Renderer) -> Result<Reports> {
+        let game = self.game_info(ctx);
         let public = renderer.render(
             Kind::Public,
             &PublicContext {

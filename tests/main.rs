@@ -23,6 +23,7 @@ mod mail_clients;
 mod planar_control;
 mod properties;
 mod secrecy;
+mod site;
 mod tick;
 mod tokens;
 mod validation_path;

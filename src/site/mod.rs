@@ -1,0 +1,403 @@
+//! `adjudicate site ROOT OUT_DIR`: the public archive of every game under ROOT as a static web
+//! site. Everything on it comes from `[public]` and `[meta]` of each round's result.toml and the
+//! players' display names of game.toml: never `[private]`, `[garnets]`, state.toml, receipts,
+//! submissions or secrets, so no private fact can reach a page (tests change hidden facts and
+//! check that the site does not change).
+//!
+//! Pages are rendered through tera templates (`templates/site/`, overridden from
+//! `ROOT/templates/site/`), pictures are inline SVG (`pictures.rs`), the pages need no script and
+//! no resource from elsewhere. Writes go through a `Plan`: a page whose bytes did not change is
+//! not written again, so a cron line can follow every tick.
+
+pub mod pictures;
+pub mod svg;
+
+use crate::clock;
+use crate::context::GameContext;
+use crate::error::{Error, Result};
+use crate::game_dir::GameDir;
+use crate::plan::Plan;
+use crate::report::ResultFile;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use tera::Tera;
+
+/// (name, built-in source) of the site's templates.
+const BUILT_IN: &[(&str, &str)] = &[
+    (
+        "base.html.tera",
+        include_str!("../../templates/site/base.html.tera"),
+    ),
+    (
+        "index.html.tera",
+        include_str!("../../templates/site/index.html.tera"),
+    ),
+    (
+        "game.html.tera",
+        include_str!("../../templates/site/game.html.tera"),
+    ),
+    (
+        "round.html.tera",
+        include_str!("../../templates/site/round.html.tera"),
+    ),
+    (
+        "feed.xml.tera",
+        include_str!("../../templates/site/feed.xml.tera"),
+    ),
+];
+
+/// What `site` did.
+#[derive(Debug, Default)]
+pub struct SiteReport {
+    pub games: usize,
+    pub pages: usize,
+    pub bytes: usize,
+    /// The files written because they were new or changed.
+    pub written: Vec<PathBuf>,
+    /// Games left out, with why (each names its file).
+    pub errors: Vec<Error>,
+}
+
+/// One game as the templates see it.
+#[derive(Debug, Serialize)]
+struct GameView {
+    title: String,
+    game: &'static str,
+    /// The folder of its pages, relative to the site root ("season/matches/01-god-race").
+    path: String,
+    /// "../../" back to the site root from the game's folder.
+    root: String,
+    status: String,
+    over: bool,
+    winners: Vec<String>,
+    rounds: Vec<RoundView>,
+    /// A chart of the whole game, where the game has one (God Race: every god's position across
+    /// rounds; Room Swap: the final points), and its heading.
+    chart: Option<Chart>,
+}
+
+#[derive(Debug, Serialize)]
+struct Chart {
+    heading: &'static str,
+    svg: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct RoundView {
+    /// The page's file name in the game's folder ("round-003.html").
+    file: String,
+    label: String,
+    announcement: String,
+    picture: Option<String>,
+    /// RFC 3339: when the round closed (its deadline), for the feed.
+    updated: String,
+    /// A stable id for the feed.
+    id: String,
+}
+
+#[derive(Serialize)]
+struct RoundPage<'a> {
+    game: &'a GameView,
+    round: &'a RoundView,
+    previous: Option<&'a RoundView>,
+    next: Option<&'a RoundView>,
+}
+
+#[derive(Serialize)]
+struct FeedEntry<'a> {
+    game: &'a GameView,
+    round: &'a RoundView,
+}
+
+/// Builds the site of every game under `root` into `out`.
+pub fn build(root: &Path, out: &Path) -> Result<SiteReport> {
+    let tera = templates(&root.join("templates").join("site"))?;
+    let mut report = SiteReport::default();
+    let mut games = Vec::new();
+    for dir in crate::every_game::game_dirs(root)? {
+        let path = site_path(root, &dir);
+        match load_game(dir, path) {
+            Ok(game) => games.push(game),
+            Err(e) => report.errors.push(e),
+        }
+    }
+    report.games = games.len();
+
+    let mut plan = Plan::default();
+    let mut page = |plan: &mut Plan, path: PathBuf, text: String| {
+        report.pages += 1;
+        report.bytes += text.len();
+        plan.file(path, text);
+    };
+    plan.dir(out.to_path_buf());
+    let mut ctx = tera::Context::new();
+    ctx.insert("root", "");
+    ctx.insert("games", &games);
+    page(
+        &mut plan,
+        out.join("index.html"),
+        render_context(&tera, "index.html.tera", &ctx)?,
+    );
+    for game in &games {
+        let folder = out.join(&game.path);
+        plan.dir(folder.clone());
+        let mut ctx = tera::Context::new();
+        ctx.insert("root", &game.root);
+        ctx.insert("game", game);
+        page(
+            &mut plan,
+            folder.join("index.html"),
+            render_context(&tera, "game.html.tera", &ctx)?,
+        );
+        for (i, round) in game.rounds.iter().enumerate() {
+            let view = RoundPage {
+                game,
+                round,
+                previous: i.checked_sub(1).map(|p| &game.rounds[p]),
+                next: game.rounds.get(i + 1),
+            };
+            let mut ctx = tera::Context::from_serialize(&view).expect("pages serialize");
+            ctx.insert("root", &game.root);
+            page(
+                &mut plan,
+                folder.join(&round.file),
+                render_context(&tera, "round.html.tera", &ctx)?,
+            );
+        }
+    }
+    // The feed: newest first; ties in path, then round order.
+    let mut entries: Vec<FeedEntry> = games
+        .iter()
+        .flat_map(|game| {
+            game.rounds
+                .iter()
+                .map(move |round| FeedEntry { game, round })
+        })
+        .collect();
+    entries.sort_by(|a, b| b.round.updated.cmp(&a.round.updated));
+    let mut ctx = tera::Context::new();
+    ctx.insert(
+        "updated",
+        entries
+            .first()
+            .map_or("1970-01-01T00:00:00Z", |e| e.round.updated.as_str()),
+    );
+    ctx.insert("entries", &entries);
+    page(
+        &mut plan,
+        out.join("feed.xml"),
+        render_context(&tera, "feed.xml.tera", &ctx)?,
+    );
+    report.written = plan
+        .entries()
+        .filter(|(_, size)| size.is_some())
+        .map(|(p, _)| p.to_path_buf())
+        .collect();
+    plan.commit()?;
+    Ok(report)
+}
+
+/// Where a game's pages go, relative to the site root: its folder relative to ROOT, or, when ROOT
+/// is itself the game directory, the folder's own name.
+fn site_path(root: &Path, dir: &Path) -> String {
+    let rel = dir.strip_prefix(root).unwrap_or(dir);
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts.is_empty() {
+        let name = root
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
+        return name.unwrap_or_else(|| "game".into());
+    }
+    parts.join("/")
+}
+
+/// Every resolved round of a game, in order: the opening kept apart (God Race), then round by
+/// round.
+fn results(ctx: &GameContext) -> Result<Vec<ResultFile>> {
+    let rounds = ctx.dir.rounds();
+    let mut numbers: Vec<u32> = match std::fs::read_dir(&rounds) {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let name = e.file_name();
+                let name = name.to_str()?;
+                (name.len() == 3 && name.bytes().all(|b| b.is_ascii_digit()))
+                    .then(|| name.parse().ok())
+                    .flatten()
+            })
+            .collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(Error::io(rounds, e)),
+    };
+    numbers.sort_unstable();
+    let mut found = Vec::new();
+    let opening = ctx.dir.round(0).join("opening").join("result.toml");
+    if let Some(text) = crate::game_dir::read_optional(&opening)? {
+        found.push(ResultFile::parse(&opening, &text)?);
+    }
+    for n in numbers {
+        if ctx.dir.result(n).is_file() {
+            found.push(ResultFile::load(ctx, n)?);
+        }
+    }
+    Ok(found)
+}
+
+fn load_game(dir: PathBuf, path: String) -> Result<GameView> {
+    let ctx = GameContext::load(GameDir::open(dir)?)?;
+    let renderer = ctx.renderer()?;
+    let game_id = ctx.config.game;
+    let names: BTreeMap<String, String> = ctx
+        .config
+        .players
+        .iter()
+        .map(|p| (p.id.to_string(), p.name.clone()))
+        .collect();
+    let results = results(&ctx)?;
+    let opening = results
+        .first()
+        .filter(|r| r.meta.opening || r.meta.round == 0)
+        .map(|r| &r.public);
+    let mut rounds: Vec<RoundView> = Vec::new();
+    let mut last_time = None;
+    for result in &results {
+        let meta = &result.meta;
+        let (file, label) = if meta.opening {
+            ("opening.html".to_owned(), "Opening".to_owned())
+        } else {
+            (
+                format!("round-{:03}.html", meta.round),
+                format!("Round {}", meta.round),
+            )
+        };
+        // When the round closed: its deadline; a game without a schedule keeps the previous
+        // round's time (the feed's order is then the rounds' order).
+        let time = ctx.deadline(meta.index).or(last_time);
+        last_time = time;
+        let updated = time.map_or_else(|| "1970-01-01T00:00:00Z".to_owned(), clock::rfc3339);
+        let id_text = format!("{}\0{}\0{}", ctx.config.title, path, file);
+        let hash = crate::submission::sha256_hex(id_text.as_bytes());
+        rounds.push(RoundView {
+            label: label.clone(),
+            announcement: result.render_public(&ctx, &renderer)?,
+            picture: pictures::round(
+                game_id,
+                &result.public,
+                opening,
+                &names,
+                &format!("{}-picture", file.trim_end_matches(".html")),
+                &format!("{}, {label}", ctx.config.title),
+            ),
+            updated,
+            id: format!(
+                "urn:uuid:{}-{}-{}-{}-{}",
+                &hash[0..8],
+                &hash[8..12],
+                &hash[12..16],
+                &hash[16..20],
+                &hash[20..32]
+            ),
+            file,
+        });
+    }
+    let last = results.last();
+    let (status, over) = match last.map(|r| (&r.meta.next_round, &r.meta.next_deadline)) {
+        None => (
+            match ctx.deadline(0) {
+                Some(d) => format!("Not started: first deadline {}", clock::human_with_year(d)),
+                None => "Not started".to_owned(),
+            },
+            false,
+        ),
+        Some((None, _)) => ("Over".to_owned(), true),
+        Some((Some(n), deadline)) => (
+            match deadline
+                .as_deref()
+                .and_then(|d| clock::parse_instant(d).ok())
+            {
+                Some(d) => format!("Round {n}: deadline {}", clock::human_with_year(d)),
+                None => format!("Round {n}"),
+            },
+            false,
+        ),
+    };
+    let publics: Vec<&toml::Table> = results
+        .iter()
+        .filter(|r| !r.meta.opening)
+        .map(|r| &r.public)
+        .collect();
+    let winners = if over {
+        pictures::winners(game_id, &publics, &names)
+    } else {
+        Vec::new()
+    };
+    let depth = path.split('/').count();
+    Ok(GameView {
+        title: ctx.config.title.clone(),
+        game: game_id.name(),
+        chart: pictures::chart(game_id, &publics, &names, &ctx.config.title)
+            .map(|(heading, svg)| Chart { heading, svg }),
+        root: "../".repeat(depth),
+        path,
+        status,
+        over,
+        winners,
+        rounds,
+    })
+}
+
+/// The site's templates: built in, each replaceable by a file of the same name in `overrides`.
+fn templates(overrides: &Path) -> Result<Tera> {
+    let mut tera = Tera::default();
+    tera.autoescape_on(vec![".html.tera", ".xml.tera"]);
+    let mut sources = Vec::new();
+    let mut local = Vec::new();
+    for (name, builtin) in BUILT_IN {
+        let path = overrides.join(name);
+        match crate::game_dir::read_optional(&path)? {
+            Some(text) => {
+                local.push(path);
+                sources.push((*name, text));
+            }
+            None => sources.push((*name, builtin.to_string())),
+        }
+    }
+    tera.add_raw_templates(sources).map_err(|e| {
+        let path = local
+            .first()
+            .cloned()
+            .unwrap_or_else(|| overrides.to_path_buf());
+        Error::invalid(path, "template", crate::render::error_chain(&e))
+    })?;
+    Ok(tera)
+}
+
+fn render_context(tera: &Tera, name: &str, ctx: &tera::Context) -> Result<String> {
+    tera.render(name, ctx)
+        .map_err(|e| Error::invalid(name, "template", crate::render::error_chain(&e)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_keeps_its_folder_under_the_root() {
+        let root = Path::new("/srv/games");
+        assert_eq!(
+            site_path(root, Path::new("/srv/games/season/matches/01-god-race")),
+            "season/matches/01-god-race"
+        );
+        assert_eq!(site_path(root, Path::new("/srv/games/match7")), "match7");
+    }
+
+    #[test]
+    fn every_built_in_template_compiles() {
+        templates(Path::new("/nonexistent")).unwrap();
+    }
+}
