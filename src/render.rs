@@ -300,6 +300,32 @@ impl Renderer {
             .try_for_each(|kind| self.compiled(*kind).map(|_| ()))
     }
 
+    /// Compiles the templates of `kinds` now, each on its own thread: parsing templates is most
+    /// of a small resolving tick (Final Ritual's public and private reports share a 5 KB macro
+    /// file that each parses), and a round that resolves needs both.
+    pub fn prepare(&self, kinds: &[Kind]) -> Result<()> {
+        let pending: Vec<Kind> = kinds
+            .iter()
+            .copied()
+            .filter(|k| self.compiled[*k as usize].get().is_none())
+            .collect();
+        let Some((first, rest)) = pending.split_first() else {
+            return Ok(());
+        };
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = rest
+                .iter()
+                .map(|kind| scope.spawn(move || self.compiled(*kind).map(|_| ())))
+                .collect();
+            let mine = self.compiled(*first).map(|_| ());
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a template thread panicked"))
+                .collect::<Result<()>>()?;
+            mine
+        })
+    }
+
     fn compiled(&self, kind: Kind) -> Result<&Compiled> {
         let slot = &self.compiled[kind as usize];
         if let Some(compiled) = slot.get() {

@@ -212,6 +212,7 @@ impl ResultFile {
     }
 
     pub fn render<G: Game>(&self, ctx: &GameContext, renderer: &Renderer) -> Result<Reports> {
+        renderer.prepare(&[Kind::Public, Kind::Private])?;
         let game = self.game_info(ctx);
         let public = renderer.render(
             Kind::Public,
