@@ -320,8 +320,7 @@ impl Renderer {
             let mine = self.compiled(*first).map(|_| ());
             handles
                 .into_iter()
-                .map(|h| h.join().expect("a template thread panicked"))
-                .collect::<Result<()>>()?;
+                .try_for_each(|h| h.join().expect("a template thread panicked"))?;
             mine
         })
     }
