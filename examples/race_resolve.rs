@@ -24,6 +24,7 @@ fn main() {
             email: None,
             chat: None,
             garnets: 0,
+            tokens_of_life: 0,
             extra: toml::from_str(&format!("meadow = \"{}\"", GODS[i % 5])).unwrap(),
         })
         .collect();

@@ -31,6 +31,9 @@ pub struct PlayerConfig {
     pub email: Option<String>,
     pub chat: Option<String>,
     pub garnets: i64,
+    /// Tokens of Life carried into this game (a season's match; `season match` writes it): a
+    /// player holding one cannot be picked for the Death Match.
+    pub tokens_of_life: u32,
     /// Game-specific set-up keys (e.g. God Race `meadow`), checked by the engine.
     pub extra: toml::Table,
 }
@@ -119,6 +122,9 @@ pub struct MailConfig {
 pub const DEFAULT_BCC_BATCH: usize = 50;
 const MAX_BCC_BATCH: usize = 500;
 
+/// The most Tokens of Life a player may hold (far above any real season).
+pub const MAX_TOKENS: i64 = 100;
+
 #[derive(Debug, Clone, Default)]
 pub struct Secrets {
     pub tokens: BTreeMap<PlayerId, String>,
@@ -159,7 +165,7 @@ struct RawSchedule {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawMail {
+pub(crate) struct RawMail {
     from: Option<String>,
     reply_to: Option<String>,
     public_to: Option<String>,
@@ -192,13 +198,15 @@ fn default_transport() -> String {
 }
 
 #[derive(Deserialize)]
-struct RawPlayer {
+pub(crate) struct RawPlayer {
     id: PlayerId,
     name: Option<String>,
     email: Option<String>,
     chat: Option<String>,
     #[serde(default)]
     garnets: i64,
+    #[serde(default)]
+    tokens_of_life: i64,
     #[serde(flatten)]
     extra: toml::Table,
 }
@@ -209,6 +217,74 @@ struct RawSecrets {
     smtp_password: Option<String>,
     #[serde(default)]
     tokens: BTreeMap<String, String>,
+}
+
+/// The `[[players]]` of game.toml (or the cast of season.toml), each problem pushed to `errors`
+/// with its key: ids unique, mail addresses valid, one email and one chat handle per player,
+/// balances in range.
+pub(crate) fn parse_players(
+    path: &Path,
+    raw: Vec<RawPlayer>,
+    errors: &mut Vec<Error>,
+) -> Vec<PlayerConfig> {
+    let bad = |key: &str, msg: String| Error::invalid(path, key, msg);
+    let mut seen = BTreeSet::new();
+    // Mail and chat are mapped to players by address and handle: two players sharing one
+    // would get each other's reports and have each other's messages filed as theirs.
+    let mut emails: BTreeMap<String, PlayerId> = BTreeMap::new();
+    let mut handles: BTreeMap<String, PlayerId> = BTreeMap::new();
+    let mut players = Vec::new();
+    for (i, p) in raw.into_iter().enumerate() {
+        let key = format!("players[{i}]");
+        if !seen.insert(p.id.clone()) {
+            errors.push(bad(
+                &format!("{key}.id"),
+                format!("player id `{}` appears twice", p.id),
+            ));
+        }
+        if let Some(Err(e)) = p.email.as_ref().map(|e| e.parse::<lettre::Address>()) {
+            errors.push(bad(
+                &format!("{key}.email"),
+                format!(
+                    "`{}` is not a mail address ({e})",
+                    p.email.as_deref().unwrap_or_default()
+                ),
+            ));
+        }
+        for (field, value, owners) in [
+            ("email", &p.email, &mut emails),
+            ("chat", &p.chat, &mut handles),
+        ] {
+            let Some(value) = value else { continue };
+            if let Some(other) = owners.insert(value.trim().to_lowercase(), p.id.clone()) {
+                errors.push(bad(
+                    &format!("{key}.{field}"),
+                    format!(
+                        "`{value}` is also the {field} of `{other}`; each player needs their own, or mail and reports would go to the wrong player"
+                    ),
+                ));
+            }
+        }
+        if let Err(m) = crate::games::check_garnets(p.garnets) {
+            errors.push(bad(&format!("{key}.garnets"), m));
+        }
+        if !(0..=MAX_TOKENS).contains(&p.tokens_of_life) {
+            errors.push(bad(
+                &format!("{key}.tokens_of_life"),
+                format!("is {}; from 0 to {MAX_TOKENS}", p.tokens_of_life),
+            ));
+        }
+        players.push(PlayerConfig {
+            name: p.name.unwrap_or_else(|| p.id.to_string()),
+            id: p.id,
+            email: p.email,
+            chat: p.chat,
+            garnets: p.garnets,
+            tokens_of_life: p.tokens_of_life.clamp(0, MAX_TOKENS) as u32,
+            extra: p.extra,
+        });
+    }
+    players
 }
 
 impl GameConfig {
@@ -247,55 +323,7 @@ impl GameConfig {
                 "at least one [[players]] entry is needed".into(),
             ));
         }
-        let mut seen = BTreeSet::new();
-        // Mail and chat are mapped to players by address and handle: two players sharing one
-        // would get each other's reports and have each other's messages filed as theirs.
-        let mut emails: BTreeMap<String, PlayerId> = BTreeMap::new();
-        let mut handles: BTreeMap<String, PlayerId> = BTreeMap::new();
-        let mut players = Vec::new();
-        for (i, p) in raw.players.into_iter().enumerate() {
-            let key = format!("players[{i}]");
-            if !seen.insert(p.id.clone()) {
-                errors.push(bad(
-                    &format!("{key}.id"),
-                    format!("player id `{}` appears twice", p.id),
-                ));
-            }
-            if let Some(Err(e)) = p.email.as_ref().map(|e| e.parse::<lettre::Address>()) {
-                errors.push(bad(
-                    &format!("{key}.email"),
-                    format!(
-                        "`{}` is not a mail address ({e})",
-                        p.email.as_deref().unwrap_or_default()
-                    ),
-                ));
-            }
-            for (field, value, owners) in [
-                ("email", &p.email, &mut emails),
-                ("chat", &p.chat, &mut handles),
-            ] {
-                let Some(value) = value else { continue };
-                if let Some(other) = owners.insert(value.trim().to_lowercase(), p.id.clone()) {
-                    errors.push(bad(
-                        &format!("{key}.{field}"),
-                        format!(
-                            "`{value}` is also the {field} of `{other}`; each player needs their own, or mail and reports would go to the wrong player"
-                        ),
-                    ));
-                }
-            }
-            if let Err(m) = crate::games::check_garnets(p.garnets) {
-                errors.push(bad(&format!("{key}.garnets"), m));
-            }
-            players.push(PlayerConfig {
-                name: p.name.unwrap_or_else(|| p.id.to_string()),
-                id: p.id,
-                email: p.email,
-                chat: p.chat,
-                garnets: p.garnets,
-                extra: p.extra,
-            });
-        }
+        let players = parse_players(path, raw.players, &mut errors);
         let (Some(game), Some(mail), true) = (game, mail, errors.is_empty()) else {
             return Err(Error::several(
                 errors
@@ -368,7 +396,7 @@ fn parse_schedule(path: &Path, s: RawSchedule) -> Result<Schedule> {
     })
 }
 
-fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig> {
+pub(crate) fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig> {
     let Some(raw) = raw else {
         return Ok(MailConfig {
             from: None,

@@ -71,6 +71,18 @@ fn edits() -> Vec<Edit> {
         },
         Edit {
             file: "game.toml",
+            what: "negative Tokens of Life",
+            change: |t| replace_first(t, "garnets = 3", "garnets = 3\ntokens_of_life = -1"),
+            says: "game.toml:42:1: players[3].tokens_of_life: is -1; from 0 to 100",
+        },
+        Edit {
+            file: "game.toml",
+            what: "Tokens of Life as text",
+            change: |t| replace_first(t, "garnets = 3", "garnets = 3\ntokens_of_life = \"one\""),
+            says: "game.toml:42:18: invalid type: string \"one\"",
+        },
+        Edit {
+            file: "game.toml",
             what: "seed changed",
             change: |t| replace_first(t, "seed = 20261130", "seed = 5"),
             says: "seed cannot change",

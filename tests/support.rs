@@ -42,6 +42,7 @@ pub fn player(id: &str, garnets: i64) -> adjudicate::config::PlayerConfig {
         email: None,
         chat: None,
         garnets,
+        tokens_of_life: 0,
         extra: toml::Table::new(),
     }
 }

@@ -71,6 +71,7 @@ impl Game for RoomSwap {
                         p.id.clone(),
                         PlayerState {
                             garnets: p.garnets,
+                            carried_tokens: p.tokens_of_life,
                             ..PlayerState::default()
                         },
                     )

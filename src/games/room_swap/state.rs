@@ -76,7 +76,11 @@ pub struct PlayerState {
     pub points: u32,
     pub garnets: i64,
     pub block_used: bool,
+    /// Won a Token of Life in this game.
     pub token: bool,
+    /// Tokens of Life carried in from earlier matches (game.toml `tokens_of_life`).
+    #[serde(skip_serializing_if = "is_default")]
+    pub carried_tokens: u32,
     #[serde(skip_serializing_if = "is_default")]
     pub live: Live,
 }
@@ -149,13 +153,14 @@ impl State {
             .unwrap_or_default()
     }
 
-    /// Players without a Token of Life who are not Elimination Candidates: who may receive the
-    /// sole winner's gift, and who may be chosen as Death Match opponents.
+    /// Players without a Token of Life (won here or carried in) who are not Elimination
+    /// Candidates: who may receive the sole winner's gift, and who may be chosen as Death Match
+    /// opponents.
     pub fn unprotected(&self) -> Vec<PlayerId> {
         let elimination = self.elimination();
         self.players
             .iter()
-            .filter(|(id, p)| !p.token && !elimination.contains(id))
+            .filter(|(id, p)| !p.token && p.carried_tokens == 0 && !elimination.contains(id))
             .map(|(id, _)| id.clone())
             .collect()
     }
