@@ -63,10 +63,39 @@ pub enum Command {
         out_dir: PathBuf,
         verbosity: Verbosity,
     },
+    Season(SeasonCommand),
     Ingest {
         game_dir: PathBuf,
         source: Option<crate::ingest::Source>,
         now: Option<jiff::Timestamp>,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub enum SeasonCommand {
+    New {
+        season: PathBuf,
+        players: PathBuf,
+        title: Option<String>,
+    },
+    Match {
+        season: PathBuf,
+        game: String,
+        title: Option<String>,
+        players: Option<Vec<String>>,
+    },
+    Event {
+        season: PathBuf,
+        kind: String,
+        player: Option<String>,
+        winner: Option<String>,
+        loser: Option<String>,
+        change: Option<i64>,
+        reason: String,
+        at: Option<jiff::Timestamp>,
+    },
+    Status {
+        season: PathBuf,
     },
 }
 
@@ -319,7 +348,88 @@ fn execute(command: Command) -> Result<u8> {
             out_dir,
             verbosity,
         } => site(&root, &out_dir, verbosity),
+        Command::Season(command) => season(command),
     }
+}
+
+/// A player id given on the command line.
+fn player_arg(text: &str) -> Result<crate::player_id::PlayerId> {
+    crate::player_id::PlayerId::named(text)
+        .ok_or_else(|| Error::Usage(format!("`{text}` is not a player id")))
+}
+
+fn season(command: SeasonCommand) -> Result<u8> {
+    use crate::season::{SeasonDir, commands};
+    match command {
+        SeasonCommand::New {
+            season,
+            players,
+            title,
+        } => {
+            let path = commands::new(&season, &players, title.as_deref())?;
+            println!("Created {}.", path.display());
+            println!(
+                "Edit its [mail], then start a match: adjudicate season match {} GAME_ID",
+                season.display()
+            );
+        }
+        SeasonCommand::Match {
+            season,
+            game,
+            title,
+            players,
+        } => {
+            let players = players
+                .map(|ids| {
+                    ids.iter()
+                        .map(|p| player_arg(p))
+                        .collect::<Result<Vec<_>>>()
+                })
+                .transpose()?;
+            let (dir, ledger) = commands::start_match(
+                &SeasonDir::new(&season),
+                &game,
+                title.as_deref(),
+                players.as_deref(),
+            )?;
+            println!("Created {}.", dir.display());
+            if ledger.matches.iter().any(|m| !m.over) {
+                println!("Note: an earlier match is still running; both count in the ledger.");
+            }
+            println!(
+                "Edit its [schedule] and [options], then: adjudicate round {}",
+                dir.display()
+            );
+        }
+        SeasonCommand::Event {
+            season,
+            kind,
+            player,
+            winner,
+            loser,
+            change,
+            reason,
+            at,
+        } => {
+            let event = commands::event_of(
+                &kind,
+                player.as_deref().map(player_arg).transpose()?,
+                winner.as_deref().map(player_arg).transpose()?,
+                loser.as_deref().map(player_arg).transpose()?,
+                change,
+                reason,
+                at.unwrap_or_else(jiff::Timestamp::now),
+            )?;
+            let line = event.describe();
+            commands::add_event(&SeasonDir::new(&season), event)?;
+            println!("Recorded: {line}");
+        }
+        SeasonCommand::Status { season } => {
+            let ledger = crate::season::ledger::compute(&SeasonDir::new(&season))?;
+            print!("{}", commands::status(&ledger));
+        }
+    }
+    Ok(exit::OK)
 }
 
 /// `site`: the games that could be read are published; each one that could not is reported with

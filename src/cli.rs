@@ -127,6 +127,19 @@ Cron:    */5 * * * * adjudicate round --all -q ~/games && adjudicate site -q ~/g
         #[arg(short, long)]
         quiet: bool,
     },
+    /// Seasons: one cast across many matches; garnets, Tokens of Life and eliminations kept by
+    /// the tool (season.toml, events.toml, matches/NN-<game>/).
+    #[command(
+        after_help = "Example: adjudicate season new ~/games/s1 --players cast.toml
+         adjudicate season match ~/games/s1 god-race
+         adjudicate season event ~/games/s1 death-match --winner carol --loser bob --reason \"DM 1\"
+         adjudicate season status ~/games/s1
+Cron: adjudicate round --all -q ~/games   (season matches included)"
+    )]
+    Season {
+        #[command(subcommand)]
+        command: SeasonSub,
+    },
     /// Take submissions from mail or a chat export into the current round's submissions/.
     #[command(after_help = "Example: adjudicate ingest ~/games/match7 --maildir ~/Maildir/match7")]
     Ingest {
@@ -148,6 +161,62 @@ Cron:    */5 * * * * adjudicate round --all -q ~/games && adjudicate site -q ~/g
         #[arg(long, value_name = "TIME", value_parser = parse_now)]
         now: Option<jiff::Timestamp>,
     },
+}
+
+#[derive(Subcommand)]
+enum SeasonSub {
+    /// Create a season directory: season.toml with the cast, matches/, .gitignore.
+    New {
+        /// The season directory to create.
+        season: PathBuf,
+        /// A TOML file with [[players]] entries (id, name, email, chat, garnets: the starting
+        /// balance).
+        #[arg(long, value_name = "FILE")]
+        players: PathBuf,
+        /// The season's title (default: the folder's name).
+        #[arg(long)]
+        title: Option<String>,
+    },
+    /// Start the next match: matches/NN-<game>/ with the living cast, their garnets and Tokens
+    /// of Life from the ledger, the season's mail settings and a seed drawn from the season's.
+    Match {
+        season: PathBuf,
+        /// The game: god-race, room-swap, planar-control or final-ritual.
+        game: String,
+        /// The match's title (default: "<season>: Match N").
+        #[arg(long)]
+        title: Option<String>,
+        /// Only these living players (comma-separated ids), for a game with a fixed size
+        /// (Room Swap takes exactly six).
+        #[arg(long, value_name = "IDS", value_delimiter = ',')]
+        players: Option<Vec<String>>,
+    },
+    /// Record what happened between matches: eliminate ID, death-match --winner --loser,
+    /// tokens ID --change N, garnets ID --change N; each with --reason.
+    Event {
+        season: PathBuf,
+        /// eliminate, death-match, tokens or garnets.
+        #[arg(value_parser = crate::season::events::KINDS)]
+        kind: String,
+        /// The player (eliminate, tokens, garnets).
+        player: Option<String>,
+        #[arg(long, value_name = "ID")]
+        winner: Option<String>,
+        #[arg(long, value_name = "ID")]
+        loser: Option<String>,
+        /// Tokens or garnets gained (negative: spent or taken).
+        #[arg(long, allow_hyphen_values = true)]
+        change: Option<i64>,
+        /// Why, for the season's record.
+        #[arg(long)]
+        reason: String,
+        /// When it happened (RFC 3339; default: now).
+        #[arg(long, value_name = "TIME", value_parser = parse_now)]
+        at: Option<jiff::Timestamp>,
+    },
+    /// The standings (garnets, Tokens, who is in), the matches and the events; recomputed from
+    /// the archive each time.
+    Status { season: PathBuf },
 }
 
 fn parse_now(text: &str) -> Result<jiff::Timestamp, String> {
@@ -204,6 +273,48 @@ fn into_command(cli: Cli) -> Command {
         Sub::Render { game_dir, round } => Command::Render { game_dir, round },
         Sub::Replay { game_dir } => Command::Replay { game_dir },
         Sub::Send { game_dir } => Command::Send { game_dir },
+        Sub::Season { command } => Command::Season(match command {
+            SeasonSub::New {
+                season,
+                players,
+                title,
+            } => crate::app::SeasonCommand::New {
+                season,
+                players,
+                title,
+            },
+            SeasonSub::Match {
+                season,
+                game,
+                title,
+                players,
+            } => crate::app::SeasonCommand::Match {
+                season,
+                game,
+                title,
+                players,
+            },
+            SeasonSub::Event {
+                season,
+                kind,
+                player,
+                winner,
+                loser,
+                change,
+                reason,
+                at,
+            } => crate::app::SeasonCommand::Event {
+                season,
+                kind,
+                player,
+                winner,
+                loser,
+                change,
+                reason,
+                at,
+            },
+            SeasonSub::Status { season } => crate::app::SeasonCommand::Status { season },
+        }),
         Sub::Site {
             root,
             out_dir,

@@ -34,6 +34,7 @@ pub mod replay;
 pub mod report;
 pub mod rng;
 pub mod round;
+pub mod season;
 pub mod site;
 pub mod status;
 pub mod submission;

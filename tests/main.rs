@@ -22,6 +22,7 @@ mod mail;
 mod mail_clients;
 mod planar_control;
 mod properties;
+mod season;
 mod secrecy;
 mod site;
 mod tick;

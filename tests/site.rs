@@ -30,18 +30,6 @@ fn played_root() -> &'static Path {
     .path()
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            fs::create_dir_all(&target).unwrap();
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 fn build(root: &Path, out: &Path) -> crate::support::Run {
     adjudicate(["site".as_ref(), root.as_os_str(), out.as_os_str()])
 }
@@ -191,7 +179,7 @@ fn scramble(value: &mut toml::Value) {
 #[test]
 fn hidden_facts_changed_leave_the_site_byte_for_byte_the_same() {
     let root = tempfile::tempdir().unwrap();
-    copy_tree(played_root(), root.path());
+    crate::support::copy_dir(played_root(), root.path());
     let before = tempfile::tempdir().unwrap();
     build(root.path(), before.path());
 
@@ -266,7 +254,7 @@ fn a_second_run_writes_nothing_and_a_new_round_rewrites_only_its_pages() {
 #[test]
 fn a_broken_game_is_named_and_the_others_are_still_published() {
     let root = tempfile::tempdir().unwrap();
-    copy_tree(played_root(), root.path());
+    crate::support::copy_dir(played_root(), root.path());
     let broken = root.path().join("god-race/rounds/001/result.toml");
     fs::write(
         &broken,
@@ -289,7 +277,7 @@ fn a_broken_game_is_named_and_the_others_are_still_published() {
 #[test]
 fn a_host_template_replaces_the_built_in_one_and_a_broken_one_is_named() {
     let root = tempfile::tempdir().unwrap();
-    copy_tree(
+    crate::support::copy_dir(
         &played_root().join("room-swap"),
         &root.path().join("room-swap"),
     );

@@ -137,6 +137,15 @@ pub fn tick(dir: &Path, now: &str, extra: &[&str]) -> Run {
     run
 }
 
+/// Copies every file of `snapshot(from)` into `to`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    for (path, bytes) in snapshot(from) {
+        let target = to.join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, bytes).unwrap();
+    }
+}
+
 /// Every file under `dir` (relative path -> bytes), the lock file excepted.
 pub fn snapshot(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
     walkdir::WalkDir::new(dir)

@@ -359,11 +359,7 @@ fn count_calls(dir: &Path, now: &str, syscall: &str) -> usize {
 
 fn copy_of(dir: &Path) -> tempfile::TempDir {
     let copy = tempfile::tempdir().unwrap();
-    for (path, bytes) in snapshot(dir) {
-        let to = copy.path().join(path);
-        fs::create_dir_all(to.parent().unwrap()).unwrap();
-        fs::write(to, bytes).unwrap();
-    }
+    crate::support::copy_dir(dir, copy.path());
     copy
 }
 

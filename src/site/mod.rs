@@ -216,38 +216,6 @@ fn site_path(root: &Path, dir: &Path) -> String {
     parts.join("/")
 }
 
-/// Every resolved round of a game, in order: the opening kept apart (God Race), then round by
-/// round.
-fn results(ctx: &GameContext) -> Result<Vec<ResultFile>> {
-    let rounds = ctx.dir.rounds();
-    let mut numbers: Vec<u32> = match std::fs::read_dir(&rounds) {
-        Ok(entries) => entries
-            .filter_map(|e| e.ok())
-            .filter_map(|e| {
-                let name = e.file_name();
-                let name = name.to_str()?;
-                (name.len() == 3 && name.bytes().all(|b| b.is_ascii_digit()))
-                    .then(|| name.parse().ok())
-                    .flatten()
-            })
-            .collect(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(Error::io(rounds, e)),
-    };
-    numbers.sort_unstable();
-    let mut found = Vec::new();
-    let opening = ctx.dir.round(0).join("opening").join("result.toml");
-    if let Some(text) = crate::game_dir::read_optional(&opening)? {
-        found.push(ResultFile::parse(&opening, &text)?);
-    }
-    for n in numbers {
-        if ctx.dir.result(n).is_file() {
-            found.push(ResultFile::load(ctx, n)?);
-        }
-    }
-    Ok(found)
-}
-
 fn load_game(dir: PathBuf, path: String) -> Result<GameView> {
     let ctx = GameContext::load(GameDir::open(dir)?)?;
     let renderer = ctx.renderer()?;
@@ -258,7 +226,7 @@ fn load_game(dir: PathBuf, path: String) -> Result<GameView> {
         .iter()
         .map(|p| (p.id.to_string(), p.name.clone()))
         .collect();
-    let results = results(&ctx)?;
+    let results = ResultFile::all(&ctx)?;
     let opening = results
         .first()
         .filter(|r| r.meta.opening || r.meta.round == 0)

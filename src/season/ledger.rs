@@ -1,0 +1,530 @@
+//! The season's state, derived, never stored: each player's garnets (the cast's starting balance,
+//! plus every round's `[garnets]` change of every match, plus garnet events), Tokens of Life (won
+//! in matches' `[public.final]`, plus token events), and who is eliminated (events). Every match
+//! made by `season match` is checked against it: its players are of the cast, and its game.toml
+//! balances are what the ledger gave when it was made (`entry.toml`).
+
+use super::config::SeasonConfig;
+use super::events::{Event, What};
+use super::{ENTRY, SeasonDir};
+use crate::context::GameContext;
+use crate::error::{Error, Result};
+use crate::game_dir::GameDir;
+use crate::games::GameId;
+use crate::player_id::PlayerId;
+use crate::report::ResultFile;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use toml::{Table, Value};
+
+/// `matches/NN-game/entry.toml`: what the match's starting balances were computed from.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// How many events of events.toml were applied.
+    pub events: usize,
+    /// The earlier matches counted in full (those over when this one was made).
+    pub matches: Vec<String>,
+}
+
+/// One match of the season, as its archive tells it.
+#[derive(Debug, Clone)]
+pub struct Match {
+    /// The folder's name: "01-god-race".
+    pub folder: String,
+    pub number: u32,
+    pub game: GameId,
+    pub title: String,
+    pub players: Vec<PlayerId>,
+    pub over: bool,
+    /// "round 3", "over", "not started".
+    pub status: String,
+    /// The sum of every round's `[garnets]` changes so far.
+    pub garnets: BTreeMap<PlayerId, i64>,
+    /// Tokens of Life won (when over).
+    pub tokens: BTreeMap<PlayerId, i64>,
+    pub winners: Vec<PlayerId>,
+    pub elimination: Vec<PlayerId>,
+    pub entry: Option<Entry>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Standing {
+    pub id: PlayerId,
+    pub name: String,
+    pub garnets: i64,
+    pub tokens: i64,
+    /// Why, when eliminated.
+    pub eliminated: Option<String>,
+    /// The player's latest match, in words.
+    pub last: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Ledger {
+    pub config: SeasonConfig,
+    pub events: Vec<Event>,
+    pub matches: Vec<Match>,
+    pub standings: Vec<Standing>,
+    /// Things the host should know (a match running beside another).
+    pub notes: Vec<String>,
+}
+
+impl Ledger {
+    pub fn standing(&self, id: &PlayerId) -> Option<&Standing> {
+        self.standings.iter().find(|s| &s.id == id)
+    }
+
+    /// The players still in the season, in cast order.
+    pub fn living(&self) -> Vec<&Standing> {
+        self.standings
+            .iter()
+            .filter(|s| s.eliminated.is_none())
+            .collect()
+    }
+}
+
+/// Balances from the cast, the first `events` events and the listed matches' changes.
+fn balances(
+    config: &SeasonConfig,
+    events: &[Event],
+    matches: &[&Match],
+) -> BTreeMap<PlayerId, (i64, i64)> {
+    let mut out: BTreeMap<PlayerId, (i64, i64)> = config
+        .cast
+        .iter()
+        .map(|p| (p.id.clone(), (p.garnets, 0)))
+        .collect();
+    for m in matches {
+        for (id, g) in &m.garnets {
+            out.entry(id.clone()).or_default().0 += g;
+        }
+        for (id, t) in &m.tokens {
+            out.entry(id.clone()).or_default().1 += t;
+        }
+    }
+    for e in events {
+        match &e.what {
+            What::Garnets { player, change } => out.entry(player.clone()).or_default().0 += change,
+            What::Tokens { player, change } => out.entry(player.clone()).or_default().1 += change,
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The season's ledger, from its files.
+pub fn compute(dir: &SeasonDir) -> Result<Ledger> {
+    compute_with(dir, super::events::load(&dir.events_toml())?)
+}
+
+/// The season's ledger with `events` in place of events.toml's (`season event` checks a new
+/// event this way before writing it).
+pub fn compute_with(dir: &SeasonDir, events: Vec<Event>) -> Result<Ledger> {
+    let season_toml = dir.season_toml();
+    let config = SeasonConfig::load(&season_toml)?;
+    let events_toml = dir.events_toml();
+    let cast: BTreeSet<&PlayerId> = config.cast.iter().map(|p| &p.id).collect();
+
+    // events: players of the cast, nobody acted on after their elimination
+    let mut eliminated: BTreeMap<PlayerId, String> = BTreeMap::new();
+    for (i, e) in events.iter().enumerate() {
+        for id in e.players() {
+            if !cast.contains(id) {
+                return Err(Error::invalid(
+                    &events_toml,
+                    format!("event[{i}]"),
+                    format!("`{id}` is not in the cast of {}", season_toml.display()),
+                ));
+            }
+            if let Some(why) = eliminated.get(id) {
+                return Err(Error::invalid(
+                    &events_toml,
+                    format!("event[{i}]"),
+                    format!("`{id}` was already eliminated ({why})"),
+                ));
+            }
+        }
+        match &e.what {
+            What::Eliminate { player } => {
+                eliminated.insert(player.clone(), e.reason.clone());
+            }
+            What::DeathMatch { winner, loser } => {
+                eliminated.insert(loser.clone(), format!("lost the Death Match to {winner}"));
+            }
+            _ => {}
+        }
+    }
+
+    let matches = load_matches(dir, &config, &season_toml)?;
+    let mut notes = Vec::new();
+    let running: Vec<&str> = matches
+        .iter()
+        .filter(|m| !m.over)
+        .map(|m| m.folder.as_str())
+        .collect();
+    if running.len() > 1 {
+        notes.push(format!(
+            "{} matches are running at once: {}",
+            running.len(),
+            running.join(", ")
+        ));
+    }
+
+    // every match's starting balances are what the ledger gave when it was made
+    for m in &matches {
+        let Some(entry) = &m.entry else {
+            notes.push(format!(
+                "{}: no {ENTRY} (not made by `season match`): its balances are not checked",
+                m.folder
+            ));
+            continue;
+        };
+        let game_toml = dir.matches().join(&m.folder).join("game.toml");
+        let entry_toml = dir.matches().join(&m.folder).join(ENTRY);
+        let counted: Vec<&Match> = entry
+            .matches
+            .iter()
+            .map(|f| {
+                matches.iter().find(|o| &o.folder == f).ok_or_else(|| {
+                    Error::invalid(
+                        &entry_toml,
+                        "matches",
+                        format!("`{f}` is not a match of this season"),
+                    )
+                })
+            })
+            .collect::<Result<_>>()?;
+        if entry.events > events.len() {
+            return Err(Error::invalid(
+                &entry_toml,
+                "events",
+                format!(
+                    "is {} but {} holds {}",
+                    entry.events,
+                    events_toml.display(),
+                    events.len()
+                ),
+            ));
+        }
+        let expected = balances(&config, &events[..entry.events], &counted);
+        let ctx = GameContext::load(GameDir::new(dir.matches().join(&m.folder)))?;
+        for (i, p) in ctx.config.players.iter().enumerate() {
+            let (garnets, tokens) = expected.get(&p.id).copied().unwrap_or_default();
+            for (key, has, wants) in [
+                ("garnets", p.garnets, garnets),
+                ("tokens_of_life", i64::from(p.tokens_of_life), tokens.max(0)),
+            ] {
+                if has != wants {
+                    return Err(Error::invalid(
+                        &game_toml,
+                        format!("players[{i}].{key}"),
+                        format!(
+                            "{} has {has} but the season's ledger ({}, {}, and the matches before it) gives {wants}; correct the season with `adjudicate season event`, not the match",
+                            p.id,
+                            season_toml.display(),
+                            events_toml.display()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    let all: Vec<&Match> = matches.iter().collect();
+    let totals = balances(&config, &events, &all);
+    let mut standings = Vec::new();
+    for p in &config.cast {
+        let (garnets, tokens) = totals.get(&p.id).copied().unwrap_or_default();
+        if garnets < 0 {
+            return Err(Error::invalid(
+                &events_toml,
+                "event",
+                format!(
+                    "the garnet events leave {} with {garnets} garnets; a balance cannot go below 0",
+                    p.id
+                ),
+            ));
+        }
+        if tokens < 0 {
+            return Err(Error::invalid(
+                &events_toml,
+                "event",
+                format!(
+                    "the token events leave {} with {tokens} Tokens of Life; they cannot go below 0",
+                    p.id
+                ),
+            ));
+        }
+        let last = matches
+            .iter()
+            .rev()
+            .find(|m| m.players.contains(&p.id))
+            .map_or_else(|| "–".to_owned(), |m| result_in(m, &p.id));
+        standings.push(Standing {
+            id: p.id.clone(),
+            name: p.name.clone(),
+            garnets,
+            tokens,
+            eliminated: eliminated.get(&p.id).cloned(),
+            last,
+        });
+    }
+    Ok(Ledger {
+        config,
+        events,
+        matches,
+        standings,
+        notes,
+    })
+}
+
+/// "01-god-race: winner, +2 Tokens, +5 garnets", "02-room-swap: round 3".
+fn result_in(m: &Match, id: &PlayerId) -> String {
+    if !m.over {
+        return format!("{}: {}", m.folder, m.status);
+    }
+    let mut parts = Vec::new();
+    if m.winners.contains(id) {
+        parts.push("winner".to_owned());
+    }
+    if m.elimination.contains(id) {
+        parts.push("Elimination Candidate".to_owned());
+    }
+    if let Some(t) = m.tokens.get(id).filter(|t| **t != 0) {
+        parts.push(format!("{t:+} Token(s)"));
+    }
+    parts.push(format!(
+        "{:+} garnets",
+        m.garnets.get(id).copied().unwrap_or(0)
+    ));
+    format!("{}: {}", m.folder, parts.join(", "))
+}
+
+/// The match folders (`NN-<game>`, by number), each read through its archive.
+fn load_matches(dir: &SeasonDir, config: &SeasonConfig, season_toml: &Path) -> Result<Vec<Match>> {
+    let folder = dir.matches();
+    let entries = match std::fs::read_dir(&folder) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(folder, e)),
+    };
+    let mut found = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(&folder, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(number) = match_number(&name) else {
+            continue; // a temp folder of an interrupted `season match`, notes…
+        };
+        if entry.path().join("game.toml").is_file() {
+            found.push((number, name));
+        }
+    }
+    found.sort();
+    found
+        .into_iter()
+        .map(|(number, name)| read_match(dir, config, season_toml, number, name))
+        .collect()
+}
+
+/// The number of a match folder's name: "03-planar-control" is 3.
+pub fn match_number(name: &str) -> Option<u32> {
+    let (digits, rest) = name.split_once('-')?;
+    (digits.len() >= 2 && digits.bytes().all(|b| b.is_ascii_digit()) && !rest.is_empty())
+        .then(|| digits.parse().ok())
+        .flatten()
+}
+
+fn read_match(
+    dir: &SeasonDir,
+    config: &SeasonConfig,
+    season_toml: &Path,
+    number: u32,
+    folder: String,
+) -> Result<Match> {
+    let path = dir.matches().join(&folder);
+    let ctx = GameContext::load(GameDir::new(&path))?;
+    for (i, p) in ctx.config.players.iter().enumerate() {
+        if config.player(&p.id).is_none() {
+            return Err(Error::invalid(
+                ctx.dir.game_toml(),
+                format!("players[{i}].id"),
+                format!("`{}` is not in the cast of {}", p.id, season_toml.display()),
+            ));
+        }
+    }
+    let entry_path = path.join(ENTRY);
+    let entry = crate::game_dir::read_optional(&entry_path)?
+        .map(|text| crate::host_file::parse::<Entry>(&entry_path, &text))
+        .transpose()?;
+    let results = ResultFile::all(&ctx)?;
+    let mut garnets: BTreeMap<PlayerId, i64> = BTreeMap::new();
+    for r in &results {
+        for (id, g) in &r.garnets {
+            *garnets.entry(id.clone()).or_default() += g;
+        }
+    }
+    let last = results.last();
+    let over = last.is_some_and(|r| r.meta.next_round.is_none());
+    let status = match last {
+        None => "not started".to_owned(),
+        Some(_) if over => "over".to_owned(),
+        Some(r) => format!("round {}", r.meta.next_round.unwrap_or(r.meta.round)),
+    };
+    let publics: Vec<&Table> = results.iter().map(|r| &r.public).collect();
+    let outcome = if over {
+        outcome(ctx.config.game, &publics)
+    } else {
+        Outcome::default()
+    };
+    Ok(Match {
+        folder,
+        number,
+        game: ctx.config.game,
+        title: ctx.config.title.clone(),
+        players: ctx.config.player_ids(),
+        over,
+        status,
+        garnets,
+        tokens: outcome.tokens,
+        winners: outcome.winners,
+        elimination: outcome.elimination,
+        entry,
+    })
+}
+
+#[derive(Debug, Default, PartialEq)]
+struct Outcome {
+    winners: Vec<PlayerId>,
+    tokens: BTreeMap<PlayerId, i64>,
+    elimination: Vec<PlayerId>,
+}
+
+fn ids(value: Option<&Value>) -> Vec<PlayerId> {
+    value
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().and_then(PlayerId::parse))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// What a finished match gives the season, from its announcements' `[public.final]` (and Room
+/// Swap's Token gift): each game's own keys (spec, "State and result").
+fn outcome(game: GameId, publics: &[&Table]) -> Outcome {
+    let finals: Vec<&Table> = publics
+        .iter()
+        .filter_map(|p| p.get("final").and_then(Value::as_table))
+        .collect();
+    let mut out = Outcome::default();
+    let one_each = |ids: Vec<PlayerId>| ids.into_iter().map(|id| (id, 1)).collect();
+    match game {
+        GameId::GodRace => {
+            if let Some(f) = finals.last() {
+                out.winners = ids(f.get("winners"));
+                out.elimination = ids(f.get("elimination"));
+                out.tokens = f
+                    .get("tokens")
+                    .and_then(Value::as_table)
+                    .map(|t| {
+                        t.iter()
+                            .filter_map(|(id, n)| Some((PlayerId::parse(id)?, n.as_integer()?)))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+            }
+        }
+        GameId::RoomSwap => {
+            if let Some(f) = finals.last() {
+                out.winners = ids(f.get("winners"));
+                out.elimination = ids(f.get("elimination"));
+                out.tokens = one_each(ids(f.get("tokens")));
+            }
+            let gift = publics
+                .iter()
+                .filter_map(|p| p.get("token_gift")?.get("to")?.as_str())
+                .filter_map(PlayerId::parse)
+                .next_back();
+            if let Some(to) = gift {
+                *out.tokens.entry(to).or_default() += 1;
+            }
+        }
+        GameId::PlanarControl => {
+            // round 6: the winning alignment's Tokens; round 7: the candidates, one per loser
+            for f in &finals {
+                if f.contains_key("tokens") {
+                    out.winners = ids(f.get("tokens"));
+                    out.tokens = one_each(ids(f.get("tokens")));
+                }
+                if let Some(e) = f.get("elimination").and_then(Value::as_table) {
+                    out.elimination = e
+                        .values()
+                        .filter_map(|v| v.as_str().and_then(PlayerId::parse))
+                        .collect();
+                }
+            }
+        }
+        GameId::FinalRitual => {
+            if let Some(w) = finals
+                .last()
+                .and_then(|f| f.get("winner")?.as_str())
+                .and_then(PlayerId::parse)
+            {
+                out.winners = vec![w];
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(text: &str) -> Table {
+        toml::from_str(text).unwrap()
+    }
+
+    fn id(text: &str) -> PlayerId {
+        PlayerId::parse(text).unwrap()
+    }
+
+    #[test]
+    fn match_folders_are_numbered() {
+        assert_eq!(match_number("03-planar-control"), Some(3));
+        assert_eq!(match_number("12-god-race"), Some(12));
+        assert_eq!(match_number("3-god-race"), None);
+        assert_eq!(match_number(".03-god-race.tmp"), None);
+        assert_eq!(match_number("notes"), None);
+    }
+
+    #[test]
+    fn each_game_gives_its_winners_tokens_and_candidates() {
+        let race =
+            table("[final]\nwinners = [\"a\"]\nelimination = [\"g\"]\n[final.tokens]\na = 2\n");
+        let o = outcome(GameId::GodRace, &[&race]);
+        assert_eq!(o.tokens, [(id("a"), 2)].into());
+        assert_eq!(o.elimination, [id("g")]);
+
+        let end = table("[final]\nwinners = [\"d\"]\nelimination = [\"f\"]\ntokens = [\"d\"]\n");
+        let gift = table("[token_gift]\ngiver = \"d\"\nto = \"a\"\n");
+        let o = outcome(GameId::RoomSwap, &[&end, &gift]);
+        assert_eq!(o.tokens, [(id("a"), 1), (id("d"), 1)].into());
+        assert_eq!(o.winners, [id("d")]);
+
+        let r6 = table("[final]\nwinner = \"ember\"\ntokens = [\"a\", \"b\"]\n");
+        let r7 = table(
+            "[final]\nfirst_pick = \"c\"\n[final.elimination]\nnature = \"c\"\ntorrent = \"d\"\n",
+        );
+        let o = outcome(GameId::PlanarControl, &[&r6, &r7]);
+        assert_eq!(o.tokens.len(), 2);
+        assert_eq!(o.elimination, [id("c"), id("d")]);
+
+        let fr = table("[final]\nwinner = \"e\"\n");
+        let o = outcome(GameId::FinalRitual, &[&fr]);
+        assert_eq!((o.winners, o.tokens.len()), (vec![id("e")], 0));
+    }
+}

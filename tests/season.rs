@@ -1,0 +1,460 @@
+//! Seasons through the binary: a cast across matches, its garnets and Tokens of Life derived from
+//! each match's archive (checked here against sums computed independently from result.toml),
+//! events between matches, and what a host can get wrong (a hand-edited match, an event for
+//! somebody unknown or eliminated, a game that does not fit the living cast, a killed
+//! `season match`).
+
+use crate::support::{adjudicate, manifest_dir, snapshot};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const CAST: [(&str, i64); 7] = [
+    ("alice", 10),
+    ("bob", 12),
+    ("carol", 8),
+    ("dave", 10),
+    ("erin", 11),
+    ("frank", 9),
+    ("grace", 10),
+];
+
+fn run_ok(args: &[&str]) -> String {
+    let run = adjudicate(args);
+    assert_eq!(run.code, 0, "{args:?}: {}{}", run.stdout, run.stderr);
+    run.stdout
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// A new season of seven in `root/s1`.
+fn new_season(root: &Path) -> PathBuf {
+    let cast = root.join("cast.toml");
+    let text: String = CAST
+        .iter()
+        .map(|(id, g)| {
+            format!("[[players]]\nid = \"{id}\"\nname = \"{}\"\nemail = \"{id}@example.org\"\ngarnets = {g}\n\n", id.to_uppercase())
+        })
+        .collect();
+    fs::write(&cast, text).unwrap();
+    let season = root.join("s1");
+    run_ok(&[
+        "season",
+        "new",
+        s(&season),
+        "--players",
+        s(&cast),
+        "--title",
+        "Season One",
+    ]);
+    season
+}
+
+/// Gives a match a schedule (the host's edit after `season match`) and plays it to its end,
+/// `scripts/bot.py` answering for every player before each deadline.
+fn play_to_the_end(game_dir: &Path) {
+    let game_toml = game_dir.join("game.toml");
+    let text = fs::read_to_string(&game_toml).unwrap().replacen(
+        "\n[mail]",
+        "\n[schedule]\nfirst_deadline = 2026-12-03T15:00:00Z\nevery = \"24h\"\n\n[mail]",
+        1,
+    );
+    fs::write(&game_toml, text).unwrap();
+    run_ok(&["round", s(game_dir), "--now", "2026-12-02T09:00:00Z", "-q"]);
+    for day in 3..=28 {
+        let status = std::process::Command::new("python3")
+            .arg(manifest_dir().join("scripts/bot.py"))
+            .arg(game_dir)
+            .output()
+            .unwrap();
+        assert!(
+            status.status.success(),
+            "bot.py: {}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        run_ok(&[
+            "round",
+            s(game_dir),
+            "--now",
+            &format!("2026-12-{day:02}T15:00:00Z"),
+            "-q",
+        ]);
+        if is_over(game_dir) {
+            return;
+        }
+    }
+    panic!("{} did not end", game_dir.display());
+}
+
+fn results(game_dir: &Path) -> Vec<toml::Table> {
+    let mut paths: Vec<PathBuf> = walkdir::WalkDir::new(game_dir.join("rounds"))
+        .into_iter()
+        .map(|e| e.unwrap().into_path())
+        .filter(|p| p.file_name().is_some_and(|n| n == "result.toml"))
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .map(|p| toml::from_str(&fs::read_to_string(p).unwrap()).unwrap())
+        .collect()
+}
+
+fn is_over(game_dir: &Path) -> bool {
+    results(game_dir)
+        .iter()
+        .any(|r| r["public"].get("final").is_some() && r["meta"].get("next_round").is_none())
+}
+
+/// Each player's garnet change over a match: the sum of every result's `[garnets]`.
+fn garnet_changes(game_dir: &Path) -> BTreeMap<String, i64> {
+    let mut sums = BTreeMap::new();
+    for r in results(game_dir) {
+        if let Some(g) = r.get("garnets").and_then(|g| g.as_table()) {
+            for (id, change) in g {
+                *sums.entry(id.clone()).or_default() += change.as_integer().unwrap();
+            }
+        }
+    }
+    sums
+}
+
+/// The standings table of `season status`: id (lowercased name) -> (garnets, tokens, status).
+fn standings(season: &Path) -> BTreeMap<String, (i64, i64, String)> {
+    let out = run_ok(&["season", "status", s(season)]);
+    out.lines()
+        .skip(2)
+        .take_while(|l| l.starts_with("  ") && !l.starts_with("  0"))
+        .map(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            (
+                cols[0].to_lowercase(),
+                (
+                    cols[1].parse().unwrap(),
+                    cols[2].parse().unwrap(),
+                    cols[3].to_owned(),
+                ),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_season_carries_garnets_tokens_and_eliminations_from_match_to_match() {
+    let root = tempfile::tempdir().unwrap();
+    let season = new_season(root.path());
+    let out = run_ok(&["season", "match", s(&season), "god-race"]);
+    let race = season.join("matches/01-god-race");
+    assert!(out.contains("Created"), "{out}");
+    play_to_the_end(&race);
+
+    // independently: the cast's balance plus every round's change; the final's Tokens
+    let changes = garnet_changes(&race);
+    let last = results(&race)
+        .into_iter()
+        .rev()
+        .find(|r| r["public"].get("final").is_some())
+        .unwrap();
+    let fin = last["public"]["final"].as_table().unwrap();
+    let tokens: BTreeMap<String, i64> = fin["tokens"]
+        .as_table()
+        .unwrap()
+        .iter()
+        .map(|(id, n)| (id.clone(), n.as_integer().unwrap()))
+        .collect();
+    assert!(!tokens.is_empty());
+    let table = standings(&season);
+    for (id, start) in CAST {
+        let (garnets, held, status) = &table[id];
+        assert_eq!(
+            *garnets,
+            start + changes.get(id).copied().unwrap_or(0),
+            "{id}'s garnets"
+        );
+        assert_eq!(*held, tokens.get(id).copied().unwrap_or(0), "{id}'s Tokens");
+        assert_eq!(status, "in");
+    }
+
+    // the Elimination Candidate loses the Death Match to a player without a Token
+    let candidate = fin["elimination"][0].as_str().unwrap().to_owned();
+    let opponent = CAST
+        .iter()
+        .map(|(id, _)| *id)
+        .find(|id| *id != candidate && !tokens.contains_key(*id))
+        .unwrap();
+    let out = run_ok(&[
+        "season",
+        "event",
+        s(&season),
+        "death-match",
+        "--winner",
+        opponent,
+        "--loser",
+        &candidate,
+        "--reason",
+        "Death Match after Match 1",
+        "--at",
+        "2026-12-20T18:00:00Z",
+    ]);
+    assert!(
+        out.contains(&format!("{opponent} beat {candidate}")),
+        "{out}"
+    );
+    assert_eq!(standings(&season)[candidate.as_str()].2, "eliminated");
+
+    // a garnet correction, then the next match: six living players fit Room Swap exactly
+    let correct = CAST
+        .iter()
+        .map(|(id, _)| *id)
+        .find(|id| *id != candidate)
+        .unwrap();
+    run_ok(&[
+        "season",
+        "event",
+        s(&season),
+        "garnets",
+        correct,
+        "--change",
+        "-2",
+        "--reason",
+        "a candle bought twice by the host's mistake",
+    ]);
+    run_ok(&["season", "match", s(&season), "room-swap"]);
+    let swap = season.join("matches/02-room-swap");
+    let config: toml::Table =
+        toml::from_str(&fs::read_to_string(swap.join("game.toml")).unwrap()).unwrap();
+    let players = config["players"].as_array().unwrap();
+    assert_eq!(players.len(), 6);
+    assert!(
+        players
+            .iter()
+            .all(|p| p["id"].as_str() != Some(candidate.as_str()))
+    );
+    for p in players {
+        let id = p["id"].as_str().unwrap();
+        let start = CAST.iter().find(|(c, _)| *c == id).unwrap().1;
+        let fix = if id == correct { -2 } else { 0 };
+        assert_eq!(
+            p["garnets"].as_integer().unwrap(),
+            start + changes.get(id).copied().unwrap_or(0) + fix,
+            "{id}"
+        );
+        assert_eq!(
+            p.get("tokens_of_life")
+                .and_then(|t| t.as_integer())
+                .unwrap_or(0),
+            tokens.get(id).copied().unwrap_or(0),
+            "{id}"
+        );
+        assert_eq!(p["email"].as_str().unwrap(), format!("{id}@example.org"));
+    }
+    // the mail settings are the season's, the seed is drawn from it
+    assert_eq!(config["mail"]["transport"].as_str(), Some("file"));
+    // the carried Tokens reach Room Swap's state: a holder is protected from the Death Match pick
+    run_ok(&[
+        "round",
+        s(&swap),
+        "--force",
+        "--now",
+        "2026-12-21T09:00:00Z",
+        "-q",
+    ]);
+    let state: toml::Table =
+        toml::from_str(&fs::read_to_string(swap.join("state.toml")).unwrap()).unwrap();
+    for (id, n) in &tokens {
+        if let Some(p) = state["players"].get(id) {
+            assert_eq!(p["carried_tokens"].as_integer(), Some(*n), "{id}");
+        }
+    }
+
+    // a hand edit of a balance in the running match is found, naming both files
+    let game_toml = swap.join("game.toml");
+    let edited = fs::read_to_string(&game_toml)
+        .unwrap()
+        .replacen("garnets = ", "garnets = 1", 1);
+    fs::write(&game_toml, edited).unwrap();
+    let run = adjudicate(["season", "status", s(&season)]);
+    assert_eq!(run.code, 65, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("02-room-swap/game.toml"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("players[0].garnets"), "{}", run.stderr);
+    assert!(run.stderr.contains("season.toml"), "{}", run.stderr);
+}
+
+#[test]
+fn an_event_for_an_unknown_or_eliminated_player_is_refused_and_nothing_is_written() {
+    let root = tempfile::tempdir().unwrap();
+    let season = new_season(root.path());
+    run_ok(&[
+        "season",
+        "event",
+        s(&season),
+        "eliminate",
+        "grace",
+        "--reason",
+        "left the season",
+    ]);
+    let events = fs::read(season.join("events.toml")).unwrap();
+    for (args, says) in [
+        (vec!["eliminate", "zed"], "`zed` is not in the cast"),
+        (
+            vec!["tokens", "grace", "--change", "1"],
+            "`grace` was already eliminated (left the season)",
+        ),
+        (
+            vec!["garnets", "bob", "--change", "-13"],
+            "leave bob with -1 garnets",
+        ),
+        (vec!["tokens", "bob", "--change", "-1"], "cannot go below 0"),
+    ] {
+        let mut all = vec!["season", "event", s(&season)];
+        all.extend(args.iter().copied());
+        all.extend(["--reason", "r"]);
+        let run = adjudicate(&all);
+        assert_eq!(run.code, 65, "{args:?}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains("events.toml"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+        assert_eq!(
+            fs::read(season.join("events.toml")).unwrap(),
+            events,
+            "{args:?} was written"
+        );
+    }
+    // usage mistakes: exit 2
+    let run = adjudicate([
+        "season",
+        "event",
+        s(&season),
+        "tokens",
+        "bob",
+        "--reason",
+        "r",
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--change"), "{}", run.stderr);
+}
+
+#[test]
+fn a_game_that_does_not_fit_the_living_cast_says_so_and_leaves_no_match() {
+    let root = tempfile::tempdir().unwrap();
+    let season = new_season(root.path());
+    let run = adjudicate(["season", "match", s(&season), "room-swap"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr
+            .contains("room-swap cannot start with these players"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("the living cast is 7; choose with --players"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(fs::read_dir(season.join("matches")).unwrap().count(), 0);
+
+    let run = adjudicate([
+        "season",
+        "match",
+        s(&season),
+        "room-swap",
+        "--players",
+        "alice,bob,zed",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("`zed` is not in the season's cast"),
+        "{}",
+        run.stderr
+    );
+
+    run_ok(&[
+        "season",
+        "match",
+        s(&season),
+        "room-swap",
+        "--players",
+        "alice,bob,carol,dave,erin,frank",
+    ]);
+    let config = fs::read_to_string(season.join("matches/01-room-swap/game.toml")).unwrap();
+    assert!(!config.contains("grace"));
+}
+
+#[test]
+fn a_match_player_outside_the_cast_is_named_with_both_files() {
+    let root = tempfile::tempdir().unwrap();
+    let season = new_season(root.path());
+    run_ok(&["season", "match", s(&season), "god-race"]);
+    let game_toml = season.join("matches/01-god-race/game.toml");
+    let text =
+        fs::read_to_string(&game_toml).unwrap() + "\n[[players]]\nid = \"zed\"\ngarnets = 0\n";
+    fs::write(&game_toml, text).unwrap();
+    let run = adjudicate(["season", "status", s(&season)]);
+    assert_eq!(run.code, 65);
+    assert!(
+        run.stderr
+            .contains("01-god-race/game.toml: players[7].id: `zed` is not in the cast of"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("season.toml"), "{}", run.stderr);
+}
+
+#[test]
+fn season_match_killed_at_any_write_leaves_no_match_or_the_whole_one() {
+    let root = tempfile::tempdir().unwrap();
+    let season = new_season(root.path());
+    let whole = tempfile::tempdir().unwrap();
+    crate::support::copy_dir(&season, whole.path());
+    run_ok(&["season", "match", s(whole.path()), "god-race"]);
+    let expected = snapshot(whole.path());
+
+    let mut kills = 0;
+    for syscall in ["mkdir", "rename"] {
+        for n in 1.. {
+            let copy = tempfile::tempdir().unwrap();
+            crate::support::copy_dir(&season, copy.path());
+            let killed = std::process::Command::new("strace")
+                .args(["-f", "-o", "/dev/null", "-e"])
+                .arg(format!("inject={syscall}:signal=SIGKILL:when={n}"))
+                .arg(env!("CARGO_BIN_EXE_adjudicate"))
+                .args(["season", "match", s(copy.path()), "god-race"])
+                .status()
+                .unwrap();
+            if killed.success() {
+                break; // fewer than n such calls: every point was tried
+            }
+            kills += 1;
+            // no match, or the whole one
+            let made = copy.path().join("matches/01-god-race");
+            if made.exists() {
+                let whole_match: BTreeMap<_, _> = expected
+                    .iter()
+                    .filter(|(p, _)| p.starts_with("matches/01-god-race"))
+                    .collect();
+                let got = snapshot(copy.path());
+                let this: BTreeMap<_, _> = got
+                    .iter()
+                    .filter(|(p, _)| p.starts_with("matches/01-god-race"))
+                    .collect();
+                assert_eq!(whole_match, this, "{syscall} #{n}: a partial match");
+            }
+            run_ok(&["season", "status", s(copy.path())]);
+            // running it again finishes the job with the same bytes and no temp folder left
+            if !made.exists() {
+                run_ok(&["season", "match", s(copy.path()), "god-race"]);
+            }
+            assert_eq!(snapshot(copy.path()), expected, "{syscall} #{n}");
+        }
+    }
+    assert!(kills >= 3, "only {kills} kill points");
+}
