@@ -97,6 +97,11 @@ pub enum SeasonCommand {
     Status {
         season: PathBuf,
     },
+    Report {
+        season: PathBuf,
+        no_send: bool,
+        now: Option<jiff::Timestamp>,
+    },
 }
 
 /// Work that needs the concrete game type: `dispatch` picks it from game.toml.
@@ -256,6 +261,18 @@ fn execute(command: Command) -> Result<u8> {
                     println!("== {}", dir.display());
                 }
                 codes.push(tick_game(dir, &opts, verbosity).unwrap_or_else(|e| report_error(&e)));
+            }
+            // then each season's reports of the matches that just ended
+            if !opts.dry_run {
+                for season in crate::every_game::season_dirs(&game_dir)? {
+                    if verbosity == Verbosity::Normal {
+                        println!("== {} (season)", season.display());
+                    }
+                    codes.push(
+                        season_reports(&season, opts.now, !opts.no_send, verbosity)
+                            .unwrap_or_else(|e| report_error(&e)),
+                    );
+                }
             }
             Ok(crate::every_game::most_serious(codes))
         }
@@ -428,8 +445,46 @@ fn season(command: SeasonCommand) -> Result<u8> {
             let ledger = crate::season::ledger::compute(&SeasonDir::new(&season))?;
             print!("{}", commands::status(&ledger));
         }
+        SeasonCommand::Report {
+            season,
+            no_send,
+            now,
+        } => {
+            return season_reports(
+                &season,
+                now.unwrap_or_else(jiff::Timestamp::now),
+                !no_send,
+                Verbosity::Normal,
+            );
+        }
     }
     Ok(exit::OK)
+}
+
+/// The season reports of finished matches (written once), then the send step.
+fn season_reports(
+    season: &std::path::Path,
+    now: jiff::Timestamp,
+    send: bool,
+    verbosity: Verbosity,
+) -> Result<u8> {
+    let published =
+        crate::season::report::publish(&crate::season::SeasonDir::new(season), now, send)?;
+    if verbosity == Verbosity::Normal {
+        if published.matches.is_empty() {
+            println!("season reports: nothing new");
+        } else {
+            println!(
+                "season reports of {} written; {} message(s) queued",
+                published.matches.join(", "),
+                published.queued
+            );
+        }
+        if let Some(send) = &published.send {
+            println!("sent {} message(s)", send.sent);
+        }
+    }
+    Ok(published.send.as_ref().map_or(exit::OK, mail_problems))
 }
 
 /// `site`: the games that could be read are published; each one that could not is reported with

@@ -217,6 +217,18 @@ enum SeasonSub {
     /// The standings (garnets, Tokens, who is in), the matches and the events; recomputed from
     /// the archive each time.
     Status { season: PathBuf },
+    /// Write and mail the season's reports of every finished match that has none yet: a public
+    /// one (Tokens, eliminations, the match's result) and a private one per player (garnets).
+    /// `round --all` does this after ticking the season's matches.
+    Report {
+        season: PathBuf,
+        /// Queue the mail in SEASON/outbox/ but do not send it.
+        #[arg(long)]
+        no_send: bool,
+        /// The clock (RFC 3339), for the mail's Date.
+        #[arg(long, value_name = "TIME", value_parser = parse_now)]
+        now: Option<jiff::Timestamp>,
+    },
 }
 
 fn parse_now(text: &str) -> Result<jiff::Timestamp, String> {
@@ -314,6 +326,15 @@ fn into_command(cli: Cli) -> Command {
                 at,
             },
             SeasonSub::Status { season } => crate::app::SeasonCommand::Status { season },
+            SeasonSub::Report {
+                season,
+                no_send,
+                now,
+            } => crate::app::SeasonCommand::Report {
+                season,
+                no_send,
+                now,
+            },
         }),
         Sub::Site {
             root,

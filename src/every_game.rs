@@ -30,6 +30,25 @@ pub fn game_dirs(root: &Path) -> Result<Vec<PathBuf>> {
     Ok(found)
 }
 
+/// The season directories under `root` (folders holding season.toml), in path order: `round
+/// --all` writes their season reports after ticking their matches.
+pub fn season_dirs(root: &Path) -> Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    let mut walk = walkdir::WalkDir::new(root).sort_by_file_name().into_iter();
+    while let Some(entry) = walk.next() {
+        let entry = entry.map_err(|e| Error::io(root, e.into()))?;
+        if !entry.file_type().is_dir() {
+            continue;
+        }
+        if entry.path().join("game.toml").is_file() {
+            walk.skip_current_dir();
+        } else if entry.path().join("season.toml").is_file() {
+            found.push(entry.path().to_path_buf());
+        }
+    }
+    Ok(found)
+}
+
 /// The exit code that matters most among `codes`.
 pub fn most_serious(codes: impl IntoIterator<Item = u8>) -> u8 {
     let rank = |code: u8| match code {

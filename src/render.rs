@@ -491,7 +491,7 @@ impl tera::Filter for NameFilter {
 
 /// `{{ text | wrap(width=72, indent="  ") }}`: fills words into lines of at most `width` columns;
 /// the first line keeps the text's leading spaces, lines after it start with `indent`.
-fn wrap_filter(
+pub(crate) fn wrap_filter(
     value: &tera::Value,
     args: &HashMap<String, tera::Value>,
 ) -> tera::Result<tera::Value> {

@@ -458,3 +458,113 @@ fn season_match_killed_at_any_write_leaves_no_match_or_the_whole_one() {
     }
     assert!(kills >= 3, "only {kills} kill points");
 }
+
+/// A season of seven whose first match, a God Race, has been played to its end.
+fn season_after_one_race(root: &Path) -> PathBuf {
+    let season = new_season(root);
+    run_ok(&["season", "match", s(&season), "god-race"]);
+    play_to_the_end(&season.join("matches/01-god-race"));
+    season
+}
+
+fn report_files(season: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    snapshot(&season.join("reports"))
+}
+
+#[test]
+fn round_all_writes_each_finished_match_s_season_reports_once_and_balances_stay_private() {
+    let root = tempfile::tempdir().unwrap();
+    let season = season_after_one_race(root.path());
+    let twin = tempfile::tempdir().unwrap();
+    crate::support::copy_dir(root.path(), twin.path());
+
+    let out = run_ok(&[
+        "round",
+        "--all",
+        s(root.path()),
+        "--now",
+        "2026-12-29T09:00:00Z",
+    ]);
+    assert!(
+        out.contains("season reports of 01-god-race written; 8 message(s) queued"),
+        "{out}"
+    );
+    let reports = report_files(&season);
+    assert_eq!(reports.len(), 8, "{:?}", reports.keys());
+    assert_eq!(fs::read_dir(season.join("sent")).unwrap().count(), 8);
+    let table = standings(&season);
+    let public = String::from_utf8(reports[Path::new("01-god-race/public.txt")].clone()).unwrap();
+    for (id, _) in CAST {
+        let private = String::from_utf8(
+            reports[&PathBuf::from(format!("01-god-race/private/{id}.txt"))].clone(),
+        )
+        .unwrap();
+        assert!(
+            private.contains(&format!("Hello {},", id.to_uppercase())),
+            "{private}"
+        );
+        assert!(
+            private.contains(&format!("Garnets: {} (", table[id].0)),
+            "{id}: {private}"
+        );
+        assert!(
+            private.contains(&format!("Tokens of Life: {}", table[id].1)),
+            "{private}"
+        );
+        // Tokens are public, garnets are not
+        assert!(
+            public.contains(&format!("{}  ", id.to_uppercase()))
+                || public.contains(&id.to_uppercase())
+        );
+    }
+    assert!(!public.contains("Garnets:"), "{public}");
+
+    // once: a second run writes and queues nothing
+    let out = run_ok(&[
+        "round",
+        "--all",
+        s(root.path()),
+        "--now",
+        "2026-12-30T09:00:00Z",
+    ]);
+    assert!(out.contains("season reports: nothing new"), "{out}");
+    assert_eq!(report_files(&season), reports);
+    assert_eq!(fs::read_dir(season.join("sent")).unwrap().count(), 8);
+
+    // a hidden fact changed (Bob's garnets, by a correction) changes Bob's report alone
+    let twin_season = twin.path().join("s1");
+    run_ok(&[
+        "season",
+        "event",
+        s(&twin_season),
+        "garnets",
+        "bob",
+        "--change",
+        "5",
+        "--reason",
+        "refund",
+        "--at",
+        "2026-12-28T09:00:00Z",
+    ]);
+    run_ok(&[
+        "round",
+        "--all",
+        s(twin.path()),
+        "--now",
+        "2026-12-29T09:00:00Z",
+        "-q",
+    ]);
+    let other = report_files(&twin_season);
+    for (path, bytes) in &reports {
+        if path.ends_with("bob.txt") {
+            assert_ne!(&other[path], bytes, "Bob's report must show his balance");
+        } else {
+            assert_eq!(
+                &other[path],
+                bytes,
+                "{}: changed with Bob's garnets",
+                path.display()
+            );
+        }
+    }
+}

@@ -44,19 +44,28 @@ impl Event {
         }
     }
 
-    /// One line for `season status`.
+    /// One line for `season status`, with players' ids.
     pub fn describe(&self) -> String {
+        self.describe_with(&|id: &PlayerId| id.to_string())
+    }
+
+    /// One line with players as `name` gives them (reports use display names).
+    pub fn describe_with(&self, name: &dyn Fn(&PlayerId) -> String) -> String {
         let what = match &self.what {
-            What::Eliminate { player } => format!("{player} eliminated"),
-            What::DeathMatch { winner, loser } => {
-                format!("Death Match: {winner} beat {loser}, who is eliminated")
+            What::Eliminate { player } => format!("{} eliminated", name(player)),
+            What::DeathMatch { winner, loser } => format!(
+                "Death Match: {} beat {}, who is eliminated",
+                name(winner),
+                name(loser)
+            ),
+            What::Tokens { player, change } => {
+                format!("{}: {change:+} Token(s) of Life", name(player))
             }
-            What::Tokens { player, change } => format!("{player}: {change:+} Token(s) of Life"),
-            What::Garnets { player, change } => format!("{player}: {change:+} garnet(s)"),
+            What::Garnets { player, change } => format!("{}: {change:+} garnet(s)", name(player)),
         };
         format!(
             "{} {what} ({})",
-            crate::clock::rfc3339(self.at),
+            crate::clock::human_with_year(self.at),
             self.reason
         )
     }

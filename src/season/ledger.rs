@@ -69,11 +69,27 @@ pub struct Ledger {
     pub standings: Vec<Standing>,
     /// Things the host should know (a match running beside another).
     pub notes: Vec<String>,
+    /// Who is eliminated, and why (from the events).
+    eliminated: BTreeMap<PlayerId, String>,
 }
 
 impl Ledger {
     pub fn standing(&self, id: &PlayerId) -> Option<&Standing> {
         self.standings.iter().find(|s| &s.id == id)
+    }
+
+    /// The standings as they were after match `number` (later matches not counted; every event
+    /// is): what that match's season reports say, whenever they are written.
+    pub fn after(&self, number: u32) -> Vec<Standing> {
+        let counted: Vec<&Match> = self.matches.iter().filter(|m| m.number <= number).collect();
+        standings(
+            &self.config,
+            &self.events,
+            &counted,
+            &self.eliminated,
+            Path::new("events.toml"),
+        )
+        .unwrap_or_else(|_| self.standings.clone())
     }
 
     /// The players still in the season, in cast order.
@@ -151,7 +167,10 @@ pub fn compute_with(dir: &SeasonDir, events: Vec<Event>) -> Result<Ledger> {
                 eliminated.insert(player.clone(), e.reason.clone());
             }
             What::DeathMatch { winner, loser } => {
-                eliminated.insert(loser.clone(), format!("lost the Death Match to {winner}"));
+                let name = config
+                    .player(winner)
+                    .map_or_else(|| winner.to_string(), |p| p.name.clone());
+                eliminated.insert(loser.clone(), format!("lost the Death Match to {name}"));
             }
             _ => {}
         }
@@ -233,13 +252,32 @@ pub fn compute_with(dir: &SeasonDir, events: Vec<Event>) -> Result<Ledger> {
     }
 
     let all: Vec<&Match> = matches.iter().collect();
-    let totals = balances(&config, &events, &all);
+    let standings = standings(&config, &events, &all, &eliminated, &events_toml)?;
+    Ok(Ledger {
+        config,
+        events,
+        matches,
+        standings,
+        notes,
+        eliminated,
+    })
+}
+
+/// Every player's standing from the cast, `events` and `matches`.
+fn standings(
+    config: &SeasonConfig,
+    events: &[Event],
+    matches: &[&Match],
+    eliminated: &BTreeMap<PlayerId, String>,
+    events_toml: &Path,
+) -> Result<Vec<Standing>> {
+    let totals = balances(config, events, matches);
     let mut standings = Vec::new();
     for p in &config.cast {
         let (garnets, tokens) = totals.get(&p.id).copied().unwrap_or_default();
         if garnets < 0 {
             return Err(Error::invalid(
-                &events_toml,
+                events_toml,
                 "event",
                 format!(
                     "the garnet events leave {} with {garnets} garnets; a balance cannot go below 0",
@@ -249,7 +287,7 @@ pub fn compute_with(dir: &SeasonDir, events: Vec<Event>) -> Result<Ledger> {
         }
         if tokens < 0 {
             return Err(Error::invalid(
-                &events_toml,
+                events_toml,
                 "event",
                 format!(
                     "the token events leave {} with {tokens} Tokens of Life; they cannot go below 0",
@@ -271,13 +309,7 @@ pub fn compute_with(dir: &SeasonDir, events: Vec<Event>) -> Result<Ledger> {
             last,
         });
     }
-    Ok(Ledger {
-        config,
-        events,
-        matches,
-        standings,
-        notes,
-    })
+    Ok(standings)
 }
 
 /// "01-god-race: winner, +2 Tokens, +5 garnets", "02-room-swap: round 3".

@@ -18,6 +18,7 @@ pub mod commands;
 pub mod config;
 pub mod events;
 pub mod ledger;
+pub mod report;
 
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,360 @@
+//! The season's reports after each match: a public one (the match's winners, Tokens and
+//! Elimination Candidates; every player's Tokens and who is out; never a garnet) and a private
+//! one per player of the match (their own balance, what the match changed, their Tokens).
+//! `season report` writes them once per finished match into `SEASON/reports/NN-<game>/`
+//! (`public.txt` last, so a killed run is redone whole) and queues them as mail in
+//! `SEASON/outbox/` with the season's mail settings; the send step is the games' own.
+
+use super::SeasonDir;
+use super::events::What;
+use super::ledger::{Ledger, Match};
+use crate::error::{Error, Result};
+use crate::game_dir::GameDir;
+use crate::mail::outbox::{Mail, MailKind, Recipient, format_message, from_mailbox, mailbox};
+use crate::plan::Plan;
+use crate::player_id::PlayerId;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use tera::Tera;
+
+const BUILT_IN: &[(&str, &str)] = &[
+    (
+        "public.txt.tera",
+        include_str!("../../templates/season/public.txt.tera"),
+    ),
+    (
+        "private.txt.tera",
+        include_str!("../../templates/season/private.txt.tera"),
+    ),
+];
+
+#[derive(Serialize)]
+struct SeasonView<'a> {
+    title: &'a str,
+}
+
+#[derive(Serialize)]
+struct MatchView {
+    number: u32,
+    title: String,
+    winners: Vec<String>,
+    tokens: Vec<TokenView>,
+    elimination: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct TokenView {
+    name: String,
+    count: i64,
+}
+
+#[derive(Serialize)]
+struct StandingView {
+    name: String,
+    pad: usize,
+    tokens: i64,
+    eliminated: bool,
+}
+
+#[derive(Serialize)]
+struct PlayerView {
+    name: String,
+    garnets: i64,
+    before: i64,
+    change: i64,
+    /// `-change`, for a match that cost garnets (tera has no unary minus).
+    cost: i64,
+    tokens: i64,
+    won: i64,
+    eliminated: Option<String>,
+    candidate: bool,
+}
+
+/// The reports of one finished match.
+pub struct Reports {
+    pub public: String,
+    pub private: BTreeMap<PlayerId, String>,
+}
+
+/// What `season report` did.
+#[derive(Debug, Default)]
+pub struct Published {
+    /// The matches whose reports were written now.
+    pub matches: Vec<String>,
+    pub queued: usize,
+    pub send: Option<crate::mail::SendReport>,
+}
+
+fn templates(overrides: &Path) -> Result<Tera> {
+    let mut tera = Tera::default();
+    tera.autoescape_on(Vec::new());
+    tera.register_filter("wrap", crate::render::wrap_filter);
+    let mut sources = Vec::new();
+    for (name, builtin) in BUILT_IN {
+        let path = overrides.join(name);
+        let text = crate::game_dir::read_optional(&path)?.unwrap_or_else(|| builtin.to_string());
+        sources.push((*name, text));
+    }
+    tera.add_raw_templates(sources)
+        .map_err(|e| Error::invalid(overrides, "template", crate::render::error_chain(&e)))?;
+    Ok(tera)
+}
+
+fn render(tera: &Tera, name: &str, ctx: &tera::Context) -> Result<String> {
+    tera.render(name, ctx)
+        .map_err(|e| Error::invalid(name, "template", crate::render::error_chain(&e)))
+}
+
+/// The reports of match `m`, from the ledger.
+pub fn render_match(
+    ledger: &Ledger,
+    m: &Match,
+    tera: &Tera,
+    starts: &BTreeMap<PlayerId, i64>,
+) -> Result<Reports> {
+    let name = |id: &PlayerId| {
+        ledger
+            .config
+            .player(id)
+            .map_or_else(|| id.to_string(), |p| p.name.clone())
+    };
+    let view = MatchView {
+        number: m.number,
+        title: game_name(m.game),
+        winners: m.winners.iter().map(name).collect(),
+        tokens: m
+            .tokens
+            .iter()
+            .filter(|(_, n)| **n != 0)
+            .map(|(id, n)| TokenView {
+                name: name(id),
+                count: *n,
+            })
+            .collect(),
+        elimination: m.elimination.iter().map(name).collect(),
+    };
+    let after = ledger.after(m.number);
+    let width = after
+        .iter()
+        .map(|s| s.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let standings: Vec<StandingView> = after
+        .iter()
+        .map(|s| StandingView {
+            name: s.name.clone(),
+            pad: width - s.name.chars().count(),
+            tokens: s.tokens,
+            eliminated: s.eliminated.is_some(),
+        })
+        .collect();
+    // garnet corrections are private: only eliminations, Death Matches and Tokens are public
+    let events: Vec<String> = ledger
+        .events
+        .iter()
+        .filter(|e| !matches!(e.what, What::Garnets { .. }))
+        .map(|e| e.describe_with(&name))
+        .collect();
+    let season = SeasonView {
+        title: &ledger.config.title,
+    };
+    let mut ctx = tera::Context::new();
+    ctx.insert("season", &season);
+    ctx.insert("match", &view);
+    ctx.insert("standings", &standings);
+    ctx.insert("events", &events);
+    let public = render(tera, "public.txt.tera", &ctx)?;
+
+    let mut private = BTreeMap::new();
+    for id in &m.players {
+        let Some(s) = after.iter().find(|s| &s.id == id) else {
+            continue;
+        };
+        let change = m.garnets.get(id).copied().unwrap_or(0);
+        let player = PlayerView {
+            name: s.name.clone(),
+            garnets: s.garnets,
+            before: starts.get(id).copied().unwrap_or(s.garnets - change),
+            change,
+            cost: -change,
+            tokens: s.tokens,
+            won: m.tokens.get(id).copied().unwrap_or(0),
+            eliminated: s.eliminated.clone(),
+            candidate: m.elimination.contains(id),
+        };
+        let mut ctx = tera::Context::new();
+        ctx.insert("season", &season);
+        ctx.insert("match", &view);
+        ctx.insert("player", &player);
+        private.insert(id.clone(), render(tera, "private.txt.tera", &ctx)?);
+    }
+    Ok(Reports { public, private })
+}
+
+/// "God Race": a game's id as players read it.
+fn game_name(game: crate::games::GameId) -> String {
+    game.name()
+        .split('-')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn reports_dir(season: &SeasonDir, m: &Match) -> PathBuf {
+    season.root().join("reports").join(&m.folder)
+}
+
+/// Writes and queues the reports of every finished match that has none yet, then sends.
+pub fn publish(season: &SeasonDir, now: jiff::Timestamp, send: bool) -> Result<Published> {
+    let ledger = super::ledger::compute(season)?;
+    let tera = templates(&season.root().join("templates").join("season"))?;
+    let config = &ledger.config;
+    let outbox_dir = GameDir::new(season.root());
+    let game_key = format!("{}\0{}\0season", config.title, config.seed);
+    let mut published = Published::default();
+    let mut plan = Plan::default();
+    let mut last_steps = Vec::new();
+    for m in ledger.matches.iter().filter(|m| m.over) {
+        let folder = reports_dir(season, m);
+        if folder.join("public.txt").is_file() {
+            continue;
+        }
+        let starts = match_starts(season, m)?;
+        let reports = render_match(&ledger, m, &tera, &starts)?;
+        plan.dir(folder.join("private"));
+        for (id, text) in &reports.private {
+            plan.file(
+                folder.join("private").join(format!("{id}.txt")),
+                text.clone(),
+            );
+        }
+        if config.mail.transport.queues() {
+            let subject = format!("{}: after Match {}", config.title, m.number);
+            let mut queue = |to: Recipient,
+                             kind: MailKind,
+                             body: &str,
+                             bcc: Vec<lettre::message::Mailbox>,
+                             target: lettre::message::Mailbox|
+             -> Result<()> {
+                let mail = Mail {
+                    round: m.number,
+                    kind,
+                    to,
+                    seq: 0,
+                    subject: subject.clone(),
+                    body: body.to_owned(),
+                    date: now,
+                    in_reply_to: None,
+                };
+                let file = mail.file_name();
+                let known = [
+                    outbox_dir.outbox(),
+                    outbox_dir.sent(),
+                    season.root().join("failed"),
+                ]
+                .iter()
+                .any(|d| d.join(&file).exists());
+                if !known {
+                    plan.dir(outbox_dir.outbox());
+                    let bytes = format_message(&mail, &config.mail, &game_key, target, bcc)?;
+                    plan.new_file(outbox_dir.outbox().join(&file), bytes);
+                    published.queued += 1;
+                }
+                Ok(())
+            };
+            for (id, text) in &reports.private {
+                let Some(p) = config.player(id) else { continue };
+                let Some(email) = &p.email else { continue };
+                queue(
+                    Recipient::Player(id.clone()),
+                    MailKind::Private,
+                    text,
+                    Vec::new(),
+                    mailbox(&p.name, email)?,
+                )?;
+            }
+            match &config.mail.public_to {
+                Some(list) => {
+                    let to = list.parse().map_err(|e| {
+                        Error::invalid(season.season_toml(), "mail.public_to", format!("{e}"))
+                    })?;
+                    queue(
+                        Recipient::List,
+                        MailKind::Public,
+                        &reports.public,
+                        Vec::new(),
+                        to,
+                    )?;
+                }
+                None => {
+                    let with_mail: Vec<&crate::config::PlayerConfig> =
+                        config.cast.iter().filter(|p| p.email.is_some()).collect();
+                    for (batch, index) in with_mail.chunks(config.mail.bcc_batch).zip(1..) {
+                        let bcc = batch
+                            .iter()
+                            .map(|p| mailbox(&p.name, p.email.as_deref().unwrap_or_default()))
+                            .collect::<Result<Vec<_>>>()?;
+                        let players = batch.iter().map(|p| p.id.clone()).collect();
+                        queue(
+                            Recipient::Batch { index, players },
+                            MailKind::Public,
+                            &reports.public,
+                            bcc,
+                            from_mailbox(&config.mail)?,
+                        )?;
+                    }
+                }
+            }
+        }
+        // written last: a run killed before it writes this match's reports again
+        last_steps.push((folder.join("public.txt"), reports.public));
+        published.matches.push(m.folder.clone());
+    }
+    for (path, text) in last_steps {
+        plan.file(path, text);
+    }
+    plan.commit()?;
+    if send && config.mail.transport.queues() {
+        let secrets = crate::config::Secrets {
+            smtp_password: season_password(season)?,
+            ..Default::default()
+        };
+        if let Some(sender) = crate::mail::Sender::new(&config.mail, &secrets)? {
+            published.send = Some(crate::mail::send_outbox(&outbox_dir, &sender)?);
+        }
+    }
+    Ok(published)
+}
+
+/// Each player's garnets at the start of match `m` (its game.toml).
+fn match_starts(season: &SeasonDir, m: &Match) -> Result<BTreeMap<PlayerId, i64>> {
+    let dir = season.matches().join(&m.folder);
+    let path = dir.join("game.toml");
+    let config = crate::config::GameConfig::parse(&path, &crate::game_dir::read_string(&path)?)?;
+    Ok(config
+        .players
+        .iter()
+        .map(|p| (p.id.clone(), p.garnets))
+        .collect())
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeasonSecrets {
+    smtp_password: Option<String>,
+}
+
+/// `SEASON/secrets.toml` may hold `smtp_password` (never committed), like a game's.
+fn season_password(season: &SeasonDir) -> Result<Option<String>> {
+    let path = season.root().join("secrets.toml");
+    Ok(match crate::game_dir::read_optional(&path)? {
+        Some(text) => crate::host_file::parse::<SeasonSecrets>(&path, &text)?.smtp_password,
+        None => None,
+    })
+}
