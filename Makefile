@@ -10,15 +10,17 @@ VENV := .venv
 build:
 	$(CARGO) build --release --locked
 
-## Plays the sample games round by round into $(DEMO_DIR)/<game>/, prints the reports, and writes
-## their public archive as a web site into $(DEMO_DIR)/site/.
+## Plays the sample games round by round into $(DEMO_DIR)/<game>/, prints the reports, plays a
+## short season into $(DEMO_DIR)/season/, and writes the public archive as a web site into
+## $(DEMO_DIR)/site/.
 demo: build
 	bash scripts/demo.sh $(BIN) $(DEMO_DIR)/room-swap room-swap dave
 	bash scripts/demo.sh $(BIN) $(DEMO_DIR)/god-race god-race erin
 	bash scripts/demo.sh $(BIN) $(DEMO_DIR)/planar-control planar-control alice
 	bash scripts/demo.sh $(BIN) $(DEMO_DIR)/final-ritual final-ritual bob
+	bash scripts/season_demo.sh $(BIN) $(DEMO_DIR)/season dave
 	$(BIN) site $(DEMO_DIR) $(DEMO_DIR)/site
-	@echo "The public archive of the four games: $(DEMO_DIR)/site/index.html"
+	@echo "The public archive of the games and the season: $(DEMO_DIR)/site/index.html"
 
 ## Unit tests, rule cases and the integration tests (the built binary on real temp directories,
 ## mail through a real SMTP server: aiosmtpd from PyPI, installed into $(VENV)).

@@ -77,6 +77,7 @@ pub enum SeasonCommand {
         season: PathBuf,
         players: PathBuf,
         title: Option<String>,
+        seed: Option<u64>,
     },
     Match {
         season: PathBuf,
@@ -382,8 +383,9 @@ fn season(command: SeasonCommand) -> Result<u8> {
             season,
             players,
             title,
+            seed,
         } => {
-            let path = commands::new(&season, &players, title.as_deref())?;
+            let path = commands::new(&season, &players, title.as_deref(), seed)?;
             println!("Created {}.", path.display());
             println!(
                 "Edit its [mail], then start a match: adjudicate season match {} GAME_ID",

@@ -176,6 +176,9 @@ enum SeasonSub {
         /// The season's title (default: the folder's name).
         #[arg(long)]
         title: Option<String>,
+        /// The season's seed (default: drawn at random); every match's seed derives from it.
+        #[arg(long)]
+        seed: Option<u64>,
     },
     /// Start the next match: matches/NN-<game>/ with the living cast, their garnets and Tokens
     /// of Life from the ledger, the season's mail settings and a seed drawn from the season's.
@@ -290,10 +293,12 @@ fn into_command(cli: Cli) -> Command {
                 season,
                 players,
                 title,
+                seed,
             } => crate::app::SeasonCommand::New {
                 season,
                 players,
                 title,
+                seed,
             },
             SeasonSub::Match {
                 season,

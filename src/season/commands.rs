@@ -13,9 +13,14 @@ use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// `season new SEASON --players FILE`: season.toml with the cast of FILE (`[[players]]` with id,
+/// `season new SEASON --players FILE [--seed N]`: season.toml with the cast of FILE (`[[players]]` with id,
 /// name, email, chat, garnets, as for `new --players`), `matches/`, and a .gitignore.
-pub fn new(season: &Path, players: &Path, title: Option<&str>) -> Result<PathBuf> {
+pub fn new(
+    season: &Path,
+    players: &Path,
+    title: Option<&str>,
+    seed: Option<u64>,
+) -> Result<PathBuf> {
     if season.join("season.toml").exists() {
         return Err(Error::Usage(format!(
             "{} already holds a season.toml",
@@ -38,7 +43,7 @@ pub fn new(season: &Path, players: &Path, title: Option<&str>) -> Result<PathBuf
     );
     let head = SeasonHead {
         title: &title,
-        seed: random_seed(),
+        seed: seed.unwrap_or_else(random_seed),
     };
     out.push_str(&toml::to_string(&head).expect("season heads serialize"));
     out.push_str(
