@@ -568,3 +568,125 @@ fn round_all_writes_each_finished_match_s_season_reports_once_and_balances_stay_
         }
     }
 }
+
+#[test]
+fn the_site_shows_a_season_s_tokens_and_eliminations_and_never_a_balance() {
+    let root = tempfile::tempdir().unwrap();
+    let season = season_after_one_race(root.path());
+    run_ok(&[
+        "season",
+        "event",
+        s(&season),
+        "eliminate",
+        "grace",
+        "--reason",
+        "left the season",
+        "--at",
+        "2026-12-28T09:00:00Z",
+    ]);
+    let out = tempfile::tempdir().unwrap();
+    let printed = run_ok(&["site", s(root.path()), s(out.path())]);
+    assert!(printed.contains("site: 1 game(s)"), "{printed}");
+    let page = fs::read_to_string(out.path().join("s1/index.html")).unwrap();
+    let table = standings(&season);
+    for (id, _) in CAST {
+        let (_, tokens, status) = &table[id];
+        let row = format!(
+            "<tr><td>{}</td><td>{tokens}</td><td>{status}</td></tr>",
+            id.to_uppercase()
+        );
+        assert!(page.contains(&row), "{row} not in {page}");
+    }
+    assert!(
+        page.contains("GRACE eliminated (left the season)"),
+        "{page}"
+    );
+    let index = fs::read_to_string(out.path().join("index.html")).unwrap();
+    assert!(
+        index.contains("Season One</a>: 1 match, 6 of 7 players still in"),
+        "{index}"
+    );
+
+    // balances are private: a garnet correction changes no page
+    run_ok(&[
+        "season",
+        "event",
+        s(&season),
+        "garnets",
+        "bob",
+        "--change",
+        "7",
+        "--reason",
+        "refund",
+        "--at",
+        "2026-12-28T10:00:00Z",
+    ]);
+    let again = tempfile::tempdir().unwrap();
+    run_ok(&["site", s(root.path()), s(again.path())]);
+    assert_eq!(snapshot(out.path()), snapshot(again.path()));
+}
+
+#[test]
+fn the_season_page_passes_tidy_and_reads_in_chromium() {
+    let root = tempfile::tempdir().unwrap();
+    let season = season_after_one_race(root.path());
+    run_ok(&[
+        "season",
+        "event",
+        s(&season),
+        "eliminate",
+        "grace",
+        "--reason",
+        "left",
+    ]);
+    let out = tempfile::tempdir().unwrap();
+    run_ok(&["site", s(root.path()), s(out.path())]);
+    let pages = [
+        out.path().join("s1/index.html"),
+        out.path().join("index.html"),
+    ];
+    if let Some(tidy) = crate::site::tool("tidy") {
+        for page in &pages {
+            let run = std::process::Command::new(&tidy)
+                .args([
+                    "-q",
+                    "-e",
+                    "--show-warnings",
+                    "yes",
+                    "--drop-empty-elements",
+                    "no",
+                ])
+                .arg(page)
+                .output()
+                .unwrap();
+            assert_eq!(
+                run.status.code(),
+                Some(0),
+                "{}: {}",
+                page.display(),
+                String::from_utf8_lossy(&run.stderr)
+            );
+        }
+    }
+    let Some(chromium) = crate::site::tool("chromium") else {
+        return;
+    };
+    let run = std::process::Command::new("python3")
+        .arg(manifest_dir().join("scripts/site_check.py"))
+        .arg(&chromium)
+        .arg(out.path().join("shots"))
+        .args(&pages)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    for line in String::from_utf8(run.stdout).unwrap().lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(r["overflow"], serde_json::json!([]), "{line}");
+        assert_eq!(r["low_contrast"], serde_json::json!([]), "{line}");
+        assert_eq!(r["h1"], 1, "{line}");
+    }
+}

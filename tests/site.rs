@@ -304,7 +304,7 @@ fn a_host_template_replaces_the_built_in_one_and_a_broken_one_is_named() {
 
 /// The browser and the HTML checker, where installed; CI sets ADJUDICATE_BROWSER_TESTS=1 so that
 /// a missing browser fails there rather than skipping.
-fn tool(name: &str) -> Option<PathBuf> {
+pub fn tool(name: &str) -> Option<PathBuf> {
     let found = std::env::var_os("PATH").and_then(|paths| {
         std::env::split_paths(&paths)
             .map(|p| p.join(name))

@@ -45,6 +45,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         "feed.xml.tera",
         include_str!("../../templates/site/feed.xml.tera"),
     ),
+    (
+        "season.html.tera",
+        include_str!("../../templates/site/season.html.tera"),
+    ),
 ];
 
 /// What `site` did.
@@ -96,6 +100,37 @@ struct RoundView {
     id: String,
 }
 
+/// A season as the site shows it: Tokens of Life, eliminations and match results, which are
+/// public; never a garnet balance, which is private.
+#[derive(Debug, Serialize)]
+struct SeasonView {
+    title: String,
+    path: String,
+    root: String,
+    standings: Vec<SeasonStanding>,
+    matches: Vec<SeasonMatch>,
+    events: Vec<String>,
+    living: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct SeasonStanding {
+    name: String,
+    tokens: i64,
+    eliminated: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct SeasonMatch {
+    title: String,
+    game: &'static str,
+    /// The match's page, relative to the season's.
+    href: String,
+    status: String,
+    winners: Vec<String>,
+    elimination: Vec<String>,
+}
+
 #[derive(Serialize)]
 struct RoundPage<'a> {
     game: &'a GameView,
@@ -123,6 +158,14 @@ pub fn build(root: &Path, out: &Path) -> Result<SiteReport> {
         }
     }
     report.games = games.len();
+    let mut seasons = Vec::new();
+    for dir in crate::every_game::season_dirs(root)? {
+        let path = site_path(root, &dir);
+        match load_season(&dir, path) {
+            Ok(season) => seasons.push(season),
+            Err(e) => report.errors.push(e),
+        }
+    }
 
     let mut plan = Plan::default();
     let mut page = |plan: &mut Plan, path: PathBuf, text: String| {
@@ -131,8 +174,21 @@ pub fn build(root: &Path, out: &Path) -> Result<SiteReport> {
         plan.file(path, text);
     };
     plan.dir(out.to_path_buf());
+    for season in &seasons {
+        let folder = out.join(&season.path);
+        plan.dir(folder.clone());
+        let mut ctx = tera::Context::new();
+        ctx.insert("root", &season.root);
+        ctx.insert("season", season);
+        page(
+            &mut plan,
+            folder.join("index.html"),
+            render_context(&tera, "season.html.tera", &ctx)?,
+        );
+    }
     let mut ctx = tera::Context::new();
     ctx.insert("root", "");
+    ctx.insert("seasons", &seasons);
     ctx.insert("games", &games);
     page(
         &mut plan,
@@ -214,6 +270,53 @@ fn site_path(root: &Path, dir: &Path) -> String {
         return name.unwrap_or_else(|| "game".into());
     }
     parts.join("/")
+}
+
+/// A season's public standings, from its ledger (which reads `[public.final]` and events).
+fn load_season(dir: &Path, path: String) -> Result<SeasonView> {
+    use crate::season::events::What;
+    let ledger = crate::season::ledger::compute(&crate::season::SeasonDir::new(dir))?;
+    let name = |id: &crate::player_id::PlayerId| {
+        ledger
+            .config
+            .player(id)
+            .map_or_else(|| id.to_string(), |p| p.name.clone())
+    };
+    let depth = path.split('/').count();
+    Ok(SeasonView {
+        title: ledger.config.title.clone(),
+        root: "../".repeat(depth),
+        living: ledger.living().len(),
+        standings: ledger
+            .standings
+            .iter()
+            .map(|s| SeasonStanding {
+                name: s.name.clone(),
+                tokens: s.tokens,
+                eliminated: s.eliminated.is_some(),
+            })
+            .collect(),
+        matches: ledger
+            .matches
+            .iter()
+            .map(|m| SeasonMatch {
+                title: m.title.clone(),
+                game: m.game.name(),
+                href: format!("matches/{}/index.html", m.folder),
+                status: m.status.clone(),
+                winners: m.winners.iter().map(name).collect(),
+                elimination: m.elimination.iter().map(name).collect(),
+            })
+            .collect(),
+        // garnet corrections are private
+        events: ledger
+            .events
+            .iter()
+            .filter(|e| !matches!(e.what, What::Garnets { .. }))
+            .map(|e| e.describe_with(&name))
+            .collect(),
+        path,
+    })
 }
 
 fn load_game(dir: PathBuf, path: String) -> Result<GameView> {
