@@ -1,4 +1,4 @@
-"""Plays every player of a God Race, Planar Control or Final Ritual game directory for one round, the way a careful player
+"""Plays every player of a God Race, Planar Control, Final Ritual or Room Swap game directory for one round, the way a careful player
 would reply to their private report: used by `make demo` and the tests to play the sample game
 to its end. It reads each player's own facts (meadow, hand, candles, scoring orbs) from
 state.toml, as the player would from their report, and writes
@@ -144,6 +144,19 @@ def main():
             if player["alive"]:
                 with open(os.path.join(folder, f"{pid}.toml"), "w") as f:
                     f.write(ritual(pid, player, state))
+        return
+    if "block_used" in next(iter(state["players"].values())):
+        # Room Swap: the first three players (by id) take the attic, the next two the basement,
+        # the last the cellar: 3-2-1 every round, so the game ends after its rounds with three
+        # joint winners (a bot for seasons and demos, not a strategy).
+        if state.get("phase") != "main":
+            return
+        folder = os.path.join(game_dir, "rounds", f'{state["round"]:03}', "submissions")
+        os.makedirs(folder, exist_ok=True)
+        rooms = ["attic"] * 3 + ["basement"] * 2 + ["cellar"]
+        for index, pid in enumerate(sorted(state["players"])):
+            with open(os.path.join(folder, f"{pid}.toml"), "w") as f:
+                f.write(f'room = "{rooms[index % 6]}"\n')
         return
     if "alignment" in next(iter(state["players"].values())):
         folder = os.path.join(game_dir, "rounds", f'{state["round"]:03}', "submissions")

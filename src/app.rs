@@ -84,6 +84,8 @@ pub enum SeasonCommand {
         game: String,
         title: Option<String>,
         players: Option<Vec<String>>,
+        /// `KEY = VALUE` lines for the match's [options].
+        options: Vec<String>,
     },
     Event {
         season: PathBuf,
@@ -397,6 +399,7 @@ fn season(command: SeasonCommand) -> Result<u8> {
             game,
             title,
             players,
+            options,
         } => {
             let players = players
                 .map(|ids| {
@@ -405,11 +408,13 @@ fn season(command: SeasonCommand) -> Result<u8> {
                         .collect::<Result<Vec<_>>>()
                 })
                 .transpose()?;
+            let options = commands::options_of(&options)?;
             let (dir, ledger) = commands::start_match(
                 &SeasonDir::new(&season),
                 &game,
                 title.as_deref(),
                 players.as_deref(),
+                &options,
             )?;
             println!("Created {}.", dir.display());
             if ledger.matches.iter().any(|m| !m.over) {

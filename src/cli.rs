@@ -193,6 +193,10 @@ enum SeasonSub {
         /// (Room Swap takes exactly six).
         #[arg(long, value_name = "IDS", value_delimiter = ',')]
         players: Option<Vec<String>>,
+        /// A game option for the match's [options], as TOML (repeatable), e.g.
+        /// --option 'planes = { earth = 3, limbo = 1, thera = 1, mobil = 1 }'.
+        #[arg(long = "option", value_name = "KEY=VALUE")]
+        options: Vec<String>,
     },
     /// Record what happened between matches: eliminate ID, death-match --winner --loser,
     /// tokens ID --change N, garnets ID --change N; each with --reason.
@@ -305,11 +309,13 @@ fn into_command(cli: Cli) -> Command {
                 game,
                 title,
                 players,
+                options,
             } => crate::app::SeasonCommand::Match {
                 season,
                 game,
                 title,
                 players,
+                options,
             },
             SeasonSub::Event {
                 season,

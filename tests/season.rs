@@ -350,7 +350,7 @@ fn a_game_that_does_not_fit_the_living_cast_says_so_and_leaves_no_match() {
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
     assert!(
         run.stderr
-            .contains("room-swap cannot start with these players"),
+            .contains("room-swap cannot start with this cast: players: Room Swap is played by exactly 6 players; game.toml has 7"),
         "{}",
         run.stderr
     );
@@ -387,6 +387,38 @@ fn a_game_that_does_not_fit_the_living_cast_says_so_and_leaves_no_match() {
     ]);
     let config = fs::read_to_string(season.join("matches/01-room-swap/game.toml")).unwrap();
     assert!(!config.contains("grace"));
+
+    // a game option the rules need for this cast: named, with how to set it
+    let run = adjudicate([
+        "season",
+        "match",
+        s(&season),
+        "planar-control",
+        "--players",
+        "alice,bob,carol,dave,erin,frank",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("options.planes"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("--option 'KEY = VALUE'"),
+        "{}",
+        run.stderr
+    );
+    let run = adjudicate([
+        "season",
+        "match",
+        s(&season),
+        "god-race",
+        "--option",
+        "rounds =",
+    ]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("--option rounds =: not `KEY = VALUE`"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(fs::read_dir(season.join("matches")).unwrap().count(), 1);
 }
 
 #[test]
@@ -688,5 +720,166 @@ fn the_season_page_passes_tidy_and_reads_in_chromium() {
         assert_eq!(r["overflow"], serde_json::json!([]), "{line}");
         assert_eq!(r["low_contrast"], serde_json::json!([]), "{line}");
         assert_eq!(r["h1"], 1, "{line}");
+    }
+}
+
+/// Tokens of Life won in a match, read here from its results (the test's own reading of the
+/// spec's `[public.final]`): a table of counts (God Race), a list (Room Swap, Planar Control),
+/// and Room Swap's Token gift.
+fn tokens_won(game_dir: &Path) -> BTreeMap<String, i64> {
+    let mut won = BTreeMap::new();
+    for r in results(game_dir) {
+        let public = r["public"].as_table().unwrap();
+        if let Some(tokens) = public.get("final").and_then(|f| f.get("tokens")) {
+            match tokens {
+                toml::Value::Table(t) => {
+                    for (id, n) in t {
+                        *won.entry(id.clone()).or_default() += n.as_integer().unwrap();
+                    }
+                }
+                toml::Value::Array(a) => {
+                    for id in a {
+                        *won.entry(id.as_str().unwrap().to_owned()).or_default() += 1;
+                    }
+                }
+                _ => panic!("tokens: {tokens}"),
+            }
+        }
+        if let Some(to) = public.get("token_gift").and_then(|g| g.get("to")) {
+            *won.entry(to.as_str().unwrap().to_owned()).or_default() += 1;
+        }
+    }
+    won
+}
+
+/// The match's Elimination Candidates (a list, or Planar Control's table by alignment).
+fn candidates(game_dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for r in results(game_dir) {
+        match r["public"].get("final").and_then(|f| f.get("elimination")) {
+            Some(toml::Value::Array(a)) => {
+                found = a.iter().map(|v| v.as_str().unwrap().to_owned()).collect()
+            }
+            Some(toml::Value::Table(t)) => {
+                found = t.values().map(|v| v.as_str().unwrap().to_owned()).collect()
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+#[test]
+fn a_whole_season_of_the_four_games_adds_up_to_the_sums_of_its_archives() {
+    let root = tempfile::tempdir().unwrap();
+    let season = new_season(root.path());
+    let mut garnets: BTreeMap<String, i64> =
+        CAST.iter().map(|(id, g)| (id.to_string(), *g)).collect();
+    let mut tokens: BTreeMap<String, i64> = BTreeMap::new();
+    let mut out: Vec<String> = Vec::new();
+    // seven play the God Race; one is out; six play Room Swap, then Planar Control; one is out;
+    // five play Final Ritual
+    for (n, game, eliminate_after) in [
+        (1, "god-race", true),
+        (2, "room-swap", false),
+        (3, "planar-control", true),
+        (4, "final-ritual", false),
+    ] {
+        let mut args = vec!["season", "match", s(&season), game];
+        if game == "planar-control" {
+            // the rules' plane sizes are for fifteen: the host sets them for six
+            args.extend([
+                "--option",
+                "planes = { earth = 2, limbo = 1, thera = 2, mobil = 1 }",
+            ]);
+        }
+        run_ok(&args);
+        let dir = season.join(format!("matches/{n:02}-{game}"));
+        let config: toml::Table =
+            toml::from_str(&fs::read_to_string(dir.join("game.toml")).unwrap()).unwrap();
+        let players: Vec<String> = config["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["id"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(
+            players.len(),
+            CAST.len() - out.len(),
+            "match {n}: {players:?}"
+        );
+        for p in config["players"].as_array().unwrap() {
+            let id = p["id"].as_str().unwrap();
+            assert_eq!(
+                p["garnets"].as_integer().unwrap(),
+                garnets[id],
+                "match {n}: {id}'s garnets"
+            );
+            assert_eq!(
+                p.get("tokens_of_life")
+                    .map_or(0, |t| t.as_integer().unwrap()),
+                tokens.get(id).copied().unwrap_or(0),
+                "match {n}: {id}'s Tokens"
+            );
+        }
+        play_to_the_end(&dir);
+        for (id, change) in garnet_changes(&dir) {
+            *garnets.get_mut(&id).unwrap() += change;
+        }
+        for (id, won) in tokens_won(&dir) {
+            *tokens.entry(id).or_default() += won;
+        }
+        if eliminate_after {
+            let candidate = candidates(&dir).into_iter().next().expect("a candidate");
+            run_ok(&[
+                "season",
+                "event",
+                s(&season),
+                "eliminate",
+                &candidate,
+                "--reason",
+                &format!("Death Match after match {n}"),
+            ]);
+            out.push(candidate);
+        }
+        let table = standings(&season);
+        for (id, _) in CAST {
+            let (g, t, status) = &table[id];
+            assert_eq!(*g, garnets[id], "after match {n}: {id}'s garnets");
+            assert_eq!(
+                *t,
+                tokens.get(id).copied().unwrap_or(0),
+                "after match {n}: {id}'s Tokens"
+            );
+            assert_eq!(
+                status == "eliminated",
+                out.iter().any(|o| o == id),
+                "after match {n}: {id}"
+            );
+        }
+    }
+    // every match is over, and each got its season reports
+    run_ok(&[
+        "round",
+        "--all",
+        s(root.path()),
+        "--now",
+        "2027-02-01T00:00:00Z",
+        "-q",
+    ]);
+    for folder in [
+        "01-god-race",
+        "02-room-swap",
+        "03-planar-control",
+        "04-final-ritual",
+    ] {
+        assert!(
+            season
+                .join("reports")
+                .join(folder)
+                .join("public.txt")
+                .is_file(),
+            "{folder}"
+        );
     }
 }

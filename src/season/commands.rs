@@ -105,6 +105,8 @@ struct MatchToml<'a> {
     seed: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     mail: Option<&'a toml::Table>,
+    #[serde(skip_serializing_if = "toml::Table::is_empty")]
+    options: &'a toml::Table,
     players: Vec<MatchPlayer<'a>>,
 }
 
@@ -147,6 +149,7 @@ pub fn start_match(
     game: &str,
     title: Option<&str>,
     players: Option<&[PlayerId]>,
+    options: &toml::Table,
 ) -> Result<(PathBuf, Ledger)> {
     let id = GameId::parse(game).ok_or_else(|| {
         Error::Usage(format!(
@@ -209,6 +212,7 @@ pub fn start_match(
             title: &title,
             seed: match_seed(ledger.config.seed, number),
             mail: ledger.config.mail_table.as_ref(),
+            options,
             players: toml_players,
         })
         .expect("game.toml serializes"),
@@ -243,18 +247,23 @@ pub fn start_match(
         )?;
         let ctx = GameContext::load(GameDir::new(&tmp))?;
         dispatch(id, SetupCheck { ctx: &ctx }).map_err(|e| {
+            let (key, why) = match &e {
+                Error::Invalid { at, message, .. } => (at.clone(), message.clone()),
+                other => (String::new(), other.to_string()),
+            };
+            let hint = if key == "players" && players.is_none() {
+                format!(
+                    " (the living cast is {}; choose with --players)",
+                    chosen.len()
+                )
+            } else if key.starts_with("options") {
+                " (set it with --option 'KEY = VALUE')".to_owned()
+            } else {
+                String::new()
+            };
             Error::Usage(format!(
-                "{} cannot start with these players: {}{}",
-                id.name(),
-                e.to_string().rsplit(": ").next().unwrap_or_default(),
-                if players.is_none() {
-                    format!(
-                        " (the living cast is {}; choose with --players)",
-                        chosen.len()
-                    )
-                } else {
-                    String::new()
-                }
+                "{} cannot start with this cast: {key}: {why}{hint}",
+                id.name()
             ))
         })
     })();
@@ -265,6 +274,21 @@ pub fn start_match(
     let target = matches.join(&folder);
     std::fs::rename(&tmp, &target).map_err(|e| Error::io(&target, e))?;
     Ok((target, ledger))
+}
+
+/// The `--option KEY=VALUE` lines of `season match` as the match's [options] table.
+pub fn options_of(lines: &[String]) -> Result<toml::Table> {
+    let mut options = toml::Table::new();
+    for line in lines {
+        let table: toml::Table = toml::from_str(line).map_err(|e| {
+            Error::Usage(format!(
+                "--option {line}: not `KEY = VALUE` in TOML ({})",
+                e.message()
+            ))
+        })?;
+        options.extend(table);
+    }
+    Ok(options)
 }
 
 /// `season event`: appends an event to events.toml, after checking the season with it (the
