@@ -883,3 +883,61 @@ fn a_whole_season_of_the_four_games_adds_up_to_the_sums_of_its_archives() {
         );
     }
 }
+
+#[test]
+fn round_all_over_two_seasons_and_a_lone_game_runs_every_one_and_names_the_broken_season() {
+    let root = tempfile::tempdir().unwrap();
+    let a = tempfile::tempdir().unwrap();
+    let one = new_season(a.path());
+    crate::support::copy_dir(&one, &root.path().join("season-a"));
+    crate::support::copy_dir(&one, &root.path().join("season-b"));
+    for season in ["season-a", "season-b"] {
+        run_ok(&["season", "match", s(&root.path().join(season)), "god-race"]);
+    }
+    crate::support::copy_dir(&crate::support::example_dir(), &root.path().join("lone"));
+    // season-b's events.toml is broken by hand: its reports cannot be written, its match still runs
+    fs::write(
+        root.path().join("season-b/events.toml"),
+        "[[event]]\nkind = \"smite\"\n",
+    )
+    .unwrap();
+
+    let run = adjudicate([
+        "round",
+        "--all",
+        s(root.path()),
+        "--now",
+        "2026-12-02T09:00:00Z",
+    ]);
+    assert_eq!(run.code, 65, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("season-b/events.toml"),
+        "{}",
+        run.stderr
+    );
+    for game in [
+        "lone",
+        "season-a/matches/01-god-race",
+        "season-b/matches/01-god-race",
+    ] {
+        assert!(
+            root.path().join(game).join("state.toml").is_file(),
+            "{game} was not ticked"
+        );
+        assert!(
+            run.stdout
+                .contains(&format!("{}", root.path().join(game).display())),
+            "{}",
+            run.stdout
+        );
+    }
+    assert!(run.stdout.contains("season-a (season)"), "{}", run.stdout);
+    let status = adjudicate([
+        "status",
+        "--all",
+        s(root.path()),
+        "--now",
+        "2026-12-02T09:00:00Z",
+    ]);
+    assert_eq!(status.stdout.lines().count(), 3, "{}", status.stdout);
+}
