@@ -320,6 +320,9 @@ fn execute(command: Command) -> Result<u8> {
             let source = source.ok_or_else(|| {
                 Error::Usage("say where from: --maildir, --mbox, --eml or --chat".into())
             })?;
+            if game_dir.join("season.toml").is_file() {
+                return season_ingest(&game_dir, &source, now.unwrap_or_else(jiff::Timestamp::now));
+            }
             let dir = GameDir::open(game_dir)?;
             let _lock = dir.lock()?;
             let ctx = GameContext::load(dir)?;
@@ -370,6 +373,35 @@ fn execute(command: Command) -> Result<u8> {
         } => site(&root, &out_dir, verbosity),
         Command::Season(command) => season(command),
     }
+}
+
+/// `ingest SEASON --maildir DIR`: each message to its match (`season::ingest`).
+fn season_ingest(
+    season: &std::path::Path,
+    source: &crate::ingest::Source,
+    now: jiff::Timestamp,
+) -> Result<u8> {
+    let crate::ingest::Source::Maildir(maildir) = source else {
+        return Err(Error::Usage(
+            "a season reads one Maildir for all its matches: use --maildir".into(),
+        ));
+    };
+    let done = crate::season::ingest::ingest(&crate::season::SeasonDir::new(season), maildir, now)?;
+    for (folder, report) in &done.matches {
+        for line in &report.log {
+            println!("{folder}: {line}");
+        }
+        for line in &report.warnings {
+            eprintln!("adjudicate: {folder}: {line}");
+        }
+    }
+    for (file, why) in &done.left {
+        println!("{}: {why}; left in new/", file.display());
+    }
+    if done.matches.is_empty() && done.left.is_empty() {
+        println!("nothing to ingest");
+    }
+    Ok(exit::OK)
 }
 
 /// A player id given on the command line.

@@ -5,7 +5,7 @@
 //! `season match`).
 
 use crate::support::{adjudicate, manifest_dir, snapshot};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -940,4 +940,158 @@ fn round_all_over_two_seasons_and_a_lone_game_runs_every_one_and_names_the_broke
         "2026-12-02T09:00:00Z",
     ]);
     assert_eq!(status.stdout.lines().count(), 3, "{}", status.stdout);
+}
+
+fn add_schedule(game_dir: &Path, first: &str) {
+    let game_toml = game_dir.join("game.toml");
+    let text = fs::read_to_string(&game_toml).unwrap().replacen(
+        "\n[mail]",
+        &format!("\n[schedule]\nfirst_deadline = {first}\nevery = \"24h\"\n\n[mail]"),
+        1,
+    );
+    fs::write(&game_toml, text).unwrap();
+}
+
+/// A message as a mail client sends it, `id` its Message-ID.
+fn message(id: &str, from: &str, subject: &str, in_reply_to: Option<&str>, body: &str) -> String {
+    let reply = in_reply_to.map_or_else(String::new, |r| {
+        format!("In-Reply-To: {r}\r\nReferences: {r}\r\n")
+    });
+    format!(
+        "From: {from}\r\nTo: host@example.org\r\nSubject: {subject}\r\n{reply}Message-ID: <{id}@client.example>\r\nDate: Wed, 2 Dec 2026 09:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
+    )
+}
+
+#[test]
+fn one_maildir_for_a_season_sends_each_message_to_its_match_and_keeps_the_doubtful_ones() {
+    let root = tempfile::tempdir().unwrap();
+    let season = new_season(root.path());
+    run_ok(&["season", "match", s(&season), "god-race"]);
+    run_ok(&[
+        "season",
+        "match",
+        s(&season),
+        "final-ritual",
+        "--players",
+        "alice,bob,carol,dave,erin",
+    ]);
+    let race = season.join("matches/01-god-race");
+    let ritual = season.join("matches/02-final-ritual");
+    add_schedule(&race, "2026-12-03T15:00:00Z");
+    add_schedule(&ritual, "2026-12-03T15:00:00Z");
+    run_ok(&[
+        "round",
+        "--all",
+        s(root.path()),
+        "--now",
+        "2026-12-02T09:00:00Z",
+        "-q",
+    ]);
+    // the God Race welcomed Alice: her reply names that message
+    let welcome = fs::read_dir(race.join("sent"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().contains("alice"))
+        .expect("a message to alice");
+    let text = fs::read_to_string(&welcome).unwrap();
+    let id = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Message-ID: "))
+        .unwrap()
+        .to_owned();
+
+    let maildir = root.path().join("Maildir");
+    for sub in ["new", "cur", "tmp"] {
+        fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    let messages = [
+        (
+            "1.alice-race",
+            message(
+                "1.alice-race",
+                "Alice <alice@example.org>",
+                "Re: your report",
+                Some(&id),
+                "meadow = \"red\"\nsupport = [\"red\", \"blue\"]",
+            ),
+        ),
+        (
+            "2.alice-ritual",
+            message(
+                "2.alice-ritual",
+                "alice@example.org",
+                "Re: Season One: Match 2: round 1",
+                None,
+                "respond = []",
+            ),
+        ),
+        (
+            "3.grace",
+            message(
+                "3.grace",
+                "Grace <grace@example.org>",
+                "my orbs",
+                None,
+                "meadow = \"blue\"",
+            ),
+        ),
+        (
+            "4.bob-doubt",
+            message(
+                "4.bob-doubt",
+                "bob@example.org",
+                "hello",
+                None,
+                "meadow = \"red\"",
+            ),
+        ),
+        (
+            "5.zed",
+            message("5.zed", "zed@example.org", "hi", None, "meadow = \"red\""),
+        ),
+    ];
+    for (name, text) in &messages {
+        let path = maildir.join("new").join(name);
+        fs::write(&path, text).unwrap();
+        crate::ingest::delivered_at(&path, "2026-12-02T10:00:00Z");
+    }
+    let run = adjudicate([
+        "ingest",
+        s(&season),
+        "--maildir",
+        s(&maildir),
+        "--now",
+        "2026-12-02T11:00:00Z",
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        race.join("rounds/000/submissions/alice.toml").is_file(),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        race.join("rounds/000/submissions/grace.toml").is_file(),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        ritual.join("rounds/001/submissions/alice.toml").is_file(),
+        "{}",
+        run.stdout
+    );
+    assert!(!ritual.join("rounds/001/submissions/bob.toml").exists());
+    assert!(!race.join("rounds/000/submissions/bob.toml").exists());
+    assert!(run.stdout.contains("bob@example.org plays in 01-god-race and 02-final-ritual: reply to a report of the match you mean"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("zed@example.org plays in no running match"),
+        "{}",
+        run.stdout
+    );
+    let left: BTreeSet<String> = fs::read_dir(maildir.join("new"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["4.bob-doubt", "5.zed"].map(String::from).into());
+    assert_eq!(fs::read_dir(maildir.join("cur")).unwrap().count(), 3);
 }

@@ -29,6 +29,9 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone)]
 pub enum Source {
     Maildir(PathBuf),
+    /// Some messages of a Maildir's `new/` (a season's ingest routes each to its match): read
+    /// and moved to `cur/` like those of `Maildir`.
+    MaildirFiles(Vec<PathBuf>),
     Mbox(PathBuf),
     Eml(PathBuf),
     Chat(PathBuf),
@@ -541,31 +544,8 @@ fn read_source(source: &Source, keys: &[&str], now: i64) -> Result<Vec<Item>> {
                 })
                 .collect()
         }
-        Source::Maildir(dir) => {
-            let new = dir.join("new");
-            let mut files: Vec<PathBuf> = std::fs::read_dir(&new)
-                .map_err(|e| Error::io(&new, e))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_file())
-                .collect();
-            files.sort();
-            files
-                .into_iter()
-                .map(|f| {
-                    // Maildir delivery time: the file's modification time.
-                    let delivered = std::fs::metadata(&f)
-                        .and_then(|m| m.modified())
-                        .ok()
-                        .and_then(|t| jiff::Timestamp::try_from(t).ok())
-                        .map(|t| t.as_second());
-                    Ok(Item {
-                        incoming: message::from_mail(&read(&f)?, keys, delivered, now),
-                        label: f.display().to_string(),
-                        maildir_file: Some(f),
-                    })
-                })
-                .collect::<Result<_>>()?
-        }
+        Source::Maildir(dir) => maildir_items(maildir_new(dir)?, keys, now)?,
+        Source::MaildirFiles(files) => maildir_items(files.clone(), keys, now)?,
         Source::Chat(path) => {
             let text = crate::game_dir::read_string(path)?;
             let folder = path.parent().unwrap_or(Path::new("."));
@@ -584,4 +564,36 @@ fn read_source(source: &Source, keys: &[&str], now: i64) -> Result<Vec<Item>> {
                 .collect()
         }
     })
+}
+
+/// The messages waiting in a Maildir's `new/`, by file name.
+pub fn maildir_new(dir: &Path) -> Result<Vec<PathBuf>> {
+    let new = dir.join("new");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&new)
+        .map_err(|e| Error::io(&new, e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+fn maildir_items(files: Vec<PathBuf>, keys: &[&str], now: i64) -> Result<Vec<Item>> {
+    let read = |p: &Path| std::fs::read(p).map_err(|e| Error::io(p, e));
+    files
+        .into_iter()
+        .map(|f| {
+            // Maildir delivery time: the file's modification time.
+            let delivered = std::fs::metadata(&f)
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| jiff::Timestamp::try_from(t).ok())
+                .map(|t| t.as_second());
+            Ok(Item {
+                incoming: message::from_mail(&read(&f)?, keys, delivered, now),
+                label: f.display().to_string(),
+                maildir_file: Some(f),
+            })
+        })
+        .collect()
 }

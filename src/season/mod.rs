@@ -17,6 +17,7 @@
 pub mod commands;
 pub mod config;
 pub mod events;
+pub mod ingest;
 pub mod ledger;
 pub mod report;
 
