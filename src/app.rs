@@ -6,8 +6,8 @@ use crate::context::GameContext;
 use crate::error::{Error, Result, exit};
 use crate::game_dir::GameDir;
 use crate::games::{
-    Game, GameId, final_ritual::FinalRitual, god_race::GodRace, planar_control::PlanarControl,
-    room_swap::RoomSwap,
+    Game, GameId, death_match_pick::DeathMatchPick, final_ritual::FinalRitual, god_race::GodRace,
+    planar_control::PlanarControl, room_swap::RoomSwap,
 };
 use crate::round::{TickOptions, TickReport};
 use std::path::PathBuf;
@@ -120,6 +120,7 @@ pub fn dispatch<W: WithGame>(game: GameId, work: W) -> Result<W::Output> {
         GameId::GodRace => work.run::<GodRace>(),
         GameId::PlanarControl => work.run::<PlanarControl>(),
         GameId::FinalRitual => work.run::<FinalRitual>(),
+        GameId::DeathMatchPick => work.run::<DeathMatchPick>(),
     }
 }
 

@@ -29,7 +29,8 @@ enum Sub {
         after_help = "Example: adjudicate new room-swap ~/games/match7 --players players.toml"
     )]
     New {
-        /// The game: god-race, room-swap, planar-control or final-ritual.
+        /// The game: god-race, room-swap, planar-control, final-ritual, or death-match-pick (a
+        /// season round; `season match` makes it for you).
         game: String,
         /// The game directory to create (must not exist or be empty).
         game_dir: PathBuf,
@@ -184,7 +185,8 @@ enum SeasonSub {
     /// of Life from the ledger, the season's mail settings and a seed drawn from the season's.
     Match {
         season: PathBuf,
-        /// The game: god-race, room-swap, planar-control or final-ritual.
+        /// The game: god-race, room-swap, planar-control, final-ritual, or death-match-pick
+        /// (the pick after a match with Elimination Candidates).
         game: String,
         /// The match's title (default: "<season>: Match N").
         #[arg(long)]

@@ -22,6 +22,7 @@ fn template(id: GameId) -> (&'static str, usize) {
         GameId::GodRace => (include_str!("../games/god-race/new.toml"), 7),
         GameId::PlanarControl => (include_str!("../games/planar-control/new.toml"), 15),
         GameId::FinalRitual => (include_str!("../games/final-ritual/new.toml"), 5),
+        GameId::DeathMatchPick => (include_str!("../games/death-match-pick/new.toml"), 6),
     }
 }
 

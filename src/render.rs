@@ -15,6 +15,18 @@ use tera::Tera;
 /// (name, built-in source). Names are `<game-id>/<file>` or `common/<file>`.
 const BUILT_IN: &[(&str, &str)] = &[
     (
+        "death-match-pick/public.txt.tera",
+        include_str!("../templates/death-match-pick/public.txt.tera"),
+    ),
+    (
+        "death-match-pick/private.txt.tera",
+        include_str!("../templates/death-match-pick/private.txt.tera"),
+    ),
+    (
+        "death-match-pick/ack.txt.tera",
+        include_str!("../templates/death-match-pick/ack.txt.tera"),
+    ),
+    (
         "common/ack.txt.tera",
         include_str!("../templates/common/ack.txt.tera"),
     ),

@@ -400,3 +400,9 @@ fn room_swap_rule_cases() {
     let count = run_game_cases(GameId::RoomSwap);
     assert!(count >= 40, "only {count} Room Swap cases");
 }
+
+#[test]
+fn death_match_pick_rule_cases() {
+    let count = run_game_cases(GameId::DeathMatchPick);
+    assert!(count >= 4, "only {count} Death Match pick cases");
+}

@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The skeleton of a report: from "# Reply with this" up to the signature.
-fn skeleton(report: &str) -> Option<String> {
+pub fn skeleton(report: &str) -> Option<String> {
     let start = report.find("# Reply with this")?;
     let end = report[start..]
         .find("\n-- \n")

@@ -1095,3 +1095,111 @@ fn one_maildir_for_a_season_sends_each_message_to_its_match_and_keeps_the_doubtf
     assert_eq!(left, ["4.bob-doubt", "5.zed"].map(String::from).into());
     assert_eq!(fs::read_dir(maildir.join("cur")).unwrap().count(), 3);
 }
+
+fn array(value: &toml::Value) -> Vec<String> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn after_planar_control_its_candidates_pick_in_the_ruled_order_among_players_without_a_token() {
+    let root = tempfile::tempdir().unwrap();
+    let season = new_season(root.path());
+    run_ok(&[
+        "season",
+        "event",
+        s(&season),
+        "eliminate",
+        "grace",
+        "--reason",
+        "left",
+    ]);
+    run_ok(&[
+        "season",
+        "match",
+        s(&season),
+        "planar-control",
+        "--option",
+        "planes = { earth = 2, limbo = 1, thera = 2, mobil = 1 }",
+    ]);
+    let planar = season.join("matches/01-planar-control");
+    play_to_the_end(&planar);
+    let last = results(&planar).pop().unwrap();
+    let fin = last["public"]["final"].as_table().unwrap();
+    let first_pick = fin["first_pick"].as_str().unwrap().to_owned();
+    let mut expected_candidates: Vec<String> = fin["elimination"]
+        .as_table()
+        .unwrap()
+        .values()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect();
+    expected_candidates.retain(|c| *c != first_pick);
+    expected_candidates.insert(0, first_pick.clone());
+    let immune = tokens_won(&planar);
+
+    let before = standings(&season);
+    let out = run_ok(&["season", "match", s(&season), "death-match-pick"]);
+    assert!(out.contains("02-death-match-pick"), "{out}");
+    let pick = season.join("matches/02-death-match-pick");
+    let config: toml::Table =
+        toml::from_str(&fs::read_to_string(pick.join("game.toml")).unwrap()).unwrap();
+    let candidates = array(&config["options"]["candidates"]);
+    let eligible = array(&config["options"]["eligible"]);
+    assert_eq!(
+        candidates, expected_candidates,
+        "the candidate strong against the winners picks first"
+    );
+    for (id, _) in CAST {
+        let may = id != "grace" && !immune.contains_key(id) && !candidates.iter().any(|c| c == id);
+        assert_eq!(
+            eligible.iter().any(|e| e == id),
+            may,
+            "{id}: eligible {eligible:?}"
+        );
+    }
+
+    // the first candidate replies with the skeleton of their report; the second sends nothing
+    add_schedule(&pick, "2027-01-20T15:00:00Z");
+    run_ok(&["round", s(&pick), "--now", "2027-01-19T09:00:00Z", "-q"]);
+    let report =
+        fs::read_to_string(pick.join(format!("rounds/000/private/{}.txt", candidates[0]))).unwrap();
+    let reply = crate::first_game::skeleton(&report).expect("a skeleton for the first candidate");
+    fs::create_dir_all(pick.join("rounds/001/submissions")).unwrap();
+    fs::write(
+        pick.join(format!("rounds/001/submissions/{}.toml", candidates[0])),
+        reply,
+    )
+    .unwrap();
+    run_ok(&["round", s(&pick), "--now", "2027-01-20T15:00:00Z", "-q"]);
+    let result = results(&pick).pop().unwrap();
+    let picks = result["public"]["picks"].as_array().unwrap();
+    assert_eq!(picks[0]["candidate"].as_str(), Some(candidates[0].as_str()));
+    assert_eq!(
+        picks[0]["opponent"].as_str(),
+        Some(eligible[0].as_str()),
+        "the skeleton names the first who may be picked"
+    );
+    assert_eq!(picks[0]["how"].as_str(), Some("picked"));
+    assert_eq!(picks[1]["how"].as_str(), Some("drawn"));
+    assert_ne!(picks[1]["opponent"], picks[0]["opponent"]);
+    // the pick changes no balance, and gets no season report of its own
+    assert_eq!(standings(&season), before);
+    run_ok(&[
+        "round",
+        "--all",
+        s(root.path()),
+        "--now",
+        "2027-01-21T09:00:00Z",
+        "-q",
+    ]);
+    assert!(
+        season
+            .join("reports/01-planar-control/public.txt")
+            .is_file()
+    );
+    assert!(!season.join("reports/02-death-match-pick").exists());
+}

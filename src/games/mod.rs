@@ -4,6 +4,7 @@
 //!
 //! Adding a game: a module here, one arm in `GameId`, one arm in `crate::app::dispatch`.
 
+pub mod death_match_pick;
 pub mod final_ritual;
 pub mod god_race;
 pub mod planar_control;
@@ -26,14 +27,18 @@ pub enum GameId {
     GodRace,
     PlanarControl,
     FinalRitual,
+    /// Not a match: the season round in which Elimination Candidates pick their Death Match
+    /// opponents.
+    DeathMatchPick,
 }
 
 impl GameId {
-    pub const ALL: [GameId; 4] = [
+    pub const ALL: [GameId; 5] = [
         GameId::GodRace,
         GameId::RoomSwap,
         GameId::PlanarControl,
         GameId::FinalRitual,
+        GameId::DeathMatchPick,
     ];
 
     pub fn name(self) -> &'static str {
@@ -42,6 +47,7 @@ impl GameId {
             GameId::GodRace => "god-race",
             GameId::PlanarControl => "planar-control",
             GameId::FinalRitual => "final-ritual",
+            GameId::DeathMatchPick => "death-match-pick",
         }
     }
 

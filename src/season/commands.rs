@@ -159,6 +159,16 @@ pub fn start_match(
     })?;
     let ledger = ledger::compute(season)?;
     let living = ledger.living();
+    let mut options = options.clone();
+    if id == GameId::DeathMatchPick && !options.contains_key("candidates") {
+        let (candidates, eligible) = pick_after(&ledger)?;
+        let list = |ids: Vec<PlayerId>| {
+            toml::Value::Array(ids.into_iter().map(|i| i.to_string().into()).collect())
+        };
+        options.insert("candidates".into(), list(candidates));
+        options.insert("eligible".into(), list(eligible));
+    }
+    let options = &options;
     let chosen: Vec<&ledger::Standing> = match players {
         None => living.clone(),
         Some(ids) => ids
@@ -176,7 +186,10 @@ pub fn start_match(
     let number = ledger.matches.iter().map(|m| m.number).max().unwrap_or(0) + 1;
     let folder = format!("{number:02}-{}", id.name());
     let title = title.map_or_else(
-        || format!("{}: Match {number}", ledger.config.title),
+        || match id {
+            GameId::DeathMatchPick => format!("{}: Death Match pick", ledger.config.title),
+            _ => format!("{}: Match {number}", ledger.config.title),
+        },
         str::to_owned,
     );
     let cast = |s: &ledger::Standing| {
@@ -274,6 +287,58 @@ pub fn start_match(
     let target = matches.join(&folder);
     std::fs::rename(&tmp, &target).map_err(|e| Error::io(&target, e))?;
     Ok((target, ledger))
+}
+
+/// Who picks a Death Match opponent after the last finished match, in order (Planar Control's
+/// `first_pick` first), and who may be picked: the match's own list where it gives one (Room
+/// Swap), else every living player without a Token of Life who is not a candidate.
+fn pick_after(ledger: &Ledger) -> Result<(Vec<PlayerId>, Vec<PlayerId>)> {
+    let last = ledger
+        .matches
+        .iter()
+        .rev()
+        .find(|m| m.over && m.game != GameId::DeathMatchPick)
+        .ok_or_else(|| Error::Usage("no finished match to pick after".into()))?;
+    let living: Vec<&PlayerId> = ledger.living().iter().map(|s| &s.id).collect();
+    let mut candidates: Vec<PlayerId> = last
+        .elimination
+        .iter()
+        .filter(|c| living.contains(c))
+        .cloned()
+        .collect();
+    if let Some(first) = &last.first_pick
+        && let Some(i) = candidates.iter().position(|c| c == first)
+    {
+        let first = candidates.remove(i);
+        candidates.insert(0, first);
+    }
+    if candidates.is_empty() {
+        return Err(Error::Usage(format!(
+            "{} has no Elimination Candidate still in the season: nothing to pick",
+            last.folder
+        )));
+    }
+    let eligible: Vec<PlayerId> = match &last.eligible {
+        Some(list) => list
+            .iter()
+            .filter(|p| living.contains(p) && !candidates.contains(p))
+            .cloned()
+            .collect(),
+        None => ledger
+            .living()
+            .iter()
+            .filter(|s| s.tokens == 0 && !candidates.contains(&s.id))
+            .map(|s| s.id.clone())
+            .collect(),
+    };
+    if eligible.is_empty() {
+        return Err(Error::Usage(format!(
+            "after {} nobody may be picked ({} face the Death Match as they are): record its result with `adjudicate season event SEASON death-match`",
+            last.folder,
+            PlayerId::join(&candidates)
+        )));
+    }
+    Ok((candidates, eligible))
 }
 
 /// The `--option KEY=VALUE` lines of `season match` as the match's [options] table.

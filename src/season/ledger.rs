@@ -46,6 +46,10 @@ pub struct Match {
     pub tokens: BTreeMap<PlayerId, i64>,
     pub winners: Vec<PlayerId>,
     pub elimination: Vec<PlayerId>,
+    /// The candidate who picks a Death Match opponent first (Planar Control).
+    pub first_pick: Option<PlayerId>,
+    /// Who the candidates may pick, when the match says (Room Swap's `eligible_opponents`).
+    pub eligible: Option<Vec<PlayerId>>,
     pub entry: Option<Entry>,
 }
 
@@ -298,7 +302,7 @@ fn standings(
         let last = matches
             .iter()
             .rev()
-            .find(|m| m.players.contains(&p.id))
+            .find(|m| m.players.contains(&p.id) && m.game != GameId::DeathMatchPick)
             .map_or_else(|| "–".to_owned(), |m| result_in(m, &p.id));
         standings.push(Standing {
             id: p.id.clone(),
@@ -422,6 +426,8 @@ fn read_match(
         tokens: outcome.tokens,
         winners: outcome.winners,
         elimination: outcome.elimination,
+        first_pick: outcome.first_pick,
+        eligible: outcome.eligible,
         entry,
     })
 }
@@ -431,6 +437,8 @@ struct Outcome {
     winners: Vec<PlayerId>,
     tokens: BTreeMap<PlayerId, i64>,
     elimination: Vec<PlayerId>,
+    first_pick: Option<PlayerId>,
+    eligible: Option<Vec<PlayerId>>,
 }
 
 fn ids(value: Option<&Value>) -> Vec<PlayerId> {
@@ -475,6 +483,14 @@ fn outcome(game: GameId, publics: &[&Table]) -> Outcome {
                 out.elimination = ids(f.get("elimination"));
                 out.tokens = one_each(ids(f.get("tokens")));
             }
+            // who may be picked: the last word of the final or of the Token gift
+            out.eligible = publics
+                .iter()
+                .filter_map(|p| {
+                    let from = p.get("token_gift").or_else(|| p.get("final"))?;
+                    from.get("eligible_opponents").map(|e| ids(Some(e)))
+                })
+                .next_back();
             let gift = publics
                 .iter()
                 .filter_map(|p| p.get("token_gift")?.get("to")?.as_str())
@@ -491,6 +507,9 @@ fn outcome(game: GameId, publics: &[&Table]) -> Outcome {
                     out.winners = ids(f.get("tokens"));
                     out.tokens = one_each(ids(f.get("tokens")));
                 }
+                if let Some(first) = f.get("first_pick").and_then(Value::as_str) {
+                    out.first_pick = PlayerId::parse(first);
+                }
                 if let Some(e) = f.get("elimination").and_then(Value::as_table) {
                     out.elimination = e
                         .values()
@@ -499,6 +518,8 @@ fn outcome(game: GameId, publics: &[&Table]) -> Outcome {
                 }
             }
         }
+        // gives the season nothing: the Death Match's result is an event
+        GameId::DeathMatchPick => {}
         GameId::FinalRitual => {
             if let Some(w) = finals
                 .last()

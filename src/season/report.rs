@@ -220,7 +220,12 @@ pub fn publish(season: &SeasonDir, now: jiff::Timestamp, send: bool) -> Result<P
     let mut published = Published::default();
     let mut plan = Plan::default();
     let mut last_steps = Vec::new();
-    for m in ledger.matches.iter().filter(|m| m.over) {
+    // a Death Match pick has its own reports; it changes nothing the season reports tell
+    for m in ledger
+        .matches
+        .iter()
+        .filter(|m| m.over && m.game != crate::games::GameId::DeathMatchPick)
+    {
         let folder = reports_dir(season, m);
         if folder.join("public.txt").is_file() {
             continue;
