@@ -7,7 +7,7 @@ use crate::error::{Error, Result, exit};
 use crate::game_dir::GameDir;
 use crate::games::{
     Game, GameId, death_match_pick::DeathMatchPick, final_ritual::FinalRitual, god_race::GodRace,
-    planar_control::PlanarControl, room_swap::RoomSwap,
+    meadow_assignment::MeadowAssignment, planar_control::PlanarControl, room_swap::RoomSwap,
 };
 use crate::round::{TickOptions, TickReport};
 use std::path::PathBuf;
@@ -121,6 +121,7 @@ pub fn dispatch<W: WithGame>(game: GameId, work: W) -> Result<W::Output> {
         GameId::PlanarControl => work.run::<PlanarControl>(),
         GameId::FinalRitual => work.run::<FinalRitual>(),
         GameId::DeathMatchPick => work.run::<DeathMatchPick>(),
+        GameId::MeadowAssignment => work.run::<MeadowAssignment>(),
     }
 }
 

@@ -23,6 +23,7 @@ fn template(id: GameId) -> (&'static str, usize) {
         GameId::PlanarControl => (include_str!("../games/planar-control/new.toml"), 15),
         GameId::FinalRitual => (include_str!("../games/final-ritual/new.toml"), 5),
         GameId::DeathMatchPick => (include_str!("../games/death-match-pick/new.toml"), 6),
+        GameId::MeadowAssignment => (include_str!("../games/meadow-assignment/new.toml"), 7),
     }
 }
 

@@ -15,6 +15,18 @@ use tera::Tera;
 /// (name, built-in source). Names are `<game-id>/<file>` or `common/<file>`.
 const BUILT_IN: &[(&str, &str)] = &[
     (
+        "meadow-assignment/public.txt.tera",
+        include_str!("../templates/meadow-assignment/public.txt.tera"),
+    ),
+    (
+        "meadow-assignment/private.txt.tera",
+        include_str!("../templates/meadow-assignment/private.txt.tera"),
+    ),
+    (
+        "meadow-assignment/ack.txt.tera",
+        include_str!("../templates/meadow-assignment/ack.txt.tera"),
+    ),
+    (
         "death-match-pick/public.txt.tera",
         include_str!("../templates/death-match-pick/public.txt.tera"),
     ),

@@ -406,3 +406,9 @@ fn death_match_pick_rule_cases() {
     let count = run_game_cases(GameId::DeathMatchPick);
     assert!(count >= 4, "only {count} Death Match pick cases");
 }
+
+#[test]
+fn meadow_assignment_rule_cases() {
+    let count = run_game_cases(GameId::MeadowAssignment);
+    assert!(count >= 3, "only {count} meadow assignment cases");
+}

@@ -48,6 +48,8 @@ fn new_season(root: &Path) -> PathBuf {
         s(&cast),
         "--title",
         "Season One",
+        "--seed",
+        "11",
     ]);
     season
 }
@@ -1202,4 +1204,91 @@ fn after_planar_control_its_candidates_pick_in_the_ruled_order_among_players_wit
             .is_file()
     );
     assert!(!season.join("reports/02-death-match-pick").exists());
+}
+
+#[test]
+fn the_god_race_winners_assign_the_next_race_s_meadows_from_their_skeletons() {
+    let root = tempfile::tempdir().unwrap();
+    let season = season_after_one_race(root.path());
+    let race = season.join("matches/01-god-race");
+    let last = results(&race).pop().unwrap();
+    let winners = array(&last["public"]["final"]["winners"]);
+    assert!(
+        (1..=2).contains(&winners.len()),
+        "seed 11 gives {winners:?}: pick a seed with one or two winners"
+    );
+
+    run_ok(&["season", "match", s(&season), "meadow-assignment"]);
+    let assign = season.join("matches/02-meadow-assignment");
+    let config: toml::Table =
+        toml::from_str(&fs::read_to_string(assign.join("game.toml")).unwrap()).unwrap();
+    assert_eq!(array(&config["options"]["assigners"]), winners);
+    add_schedule(&assign, "2027-01-10T15:00:00Z");
+    run_ok(&["round", s(&assign), "--now", "2027-01-09T09:00:00Z", "-q"]);
+    // each winner replies with the skeleton of their report: the first as it is (every player
+    // "white"), the second with every player "green"
+    fs::create_dir_all(assign.join("rounds/001/submissions")).unwrap();
+    for (i, winner) in winners.iter().enumerate() {
+        let report =
+            fs::read_to_string(assign.join(format!("rounds/000/private/{winner}.txt"))).unwrap();
+        let mut reply = crate::first_game::skeleton(&report).expect("a skeleton for a winner");
+        if i == 1 {
+            reply = reply.replace("\"white\"", "\"green\"");
+        }
+        fs::write(
+            assign.join(format!("rounds/001/submissions/{winner}.toml")),
+            reply,
+        )
+        .unwrap();
+    }
+    // a player who did not win has nothing to send
+    let other = CAST
+        .iter()
+        .map(|(id, _)| *id)
+        .find(|id| !winners.iter().any(|w| w == id))
+        .unwrap();
+    let report =
+        fs::read_to_string(assign.join(format!("rounds/000/private/{other}.txt"))).unwrap();
+    assert!(crate::first_game::skeleton(&report).is_none(), "{report}");
+    run_ok(&["round", s(&assign), "--now", "2027-01-10T15:00:00Z", "-q"]);
+    let result = results(&assign).pop().unwrap();
+    let settled = result["public"]["final"]["meadows"]
+        .as_table()
+        .unwrap()
+        .clone();
+    assert_eq!(settled.len(), CAST.len());
+    for (id, meadow) in &settled {
+        let how = result["public"]["meadows"][id]["how"].as_str().unwrap();
+        if winners.len() == 1 {
+            assert_eq!((meadow.as_str(), how), (Some("white"), "assigned"), "{id}");
+        } else {
+            assert!(
+                ["white", "green"].contains(&meadow.as_str().unwrap()),
+                "{id}: {meadow}"
+            );
+            assert_eq!(how, "coin", "{id}");
+        }
+    }
+
+    // the next God Race starts from these meadows
+    run_ok(&["season", "match", s(&season), "god-race"]);
+    let next = season.join("matches/03-god-race");
+    let config: toml::Table =
+        toml::from_str(&fs::read_to_string(next.join("game.toml")).unwrap()).unwrap();
+    for p in config["players"].as_array().unwrap() {
+        let id = p["id"].as_str().unwrap();
+        assert_eq!(p["meadow"], settled[id], "{id}");
+    }
+    run_ok(&["round", s(&next), "--now", "2027-01-11T09:00:00Z", "-q"]);
+    let state: toml::Table =
+        toml::from_str(&fs::read_to_string(next.join("state.toml")).unwrap()).unwrap();
+    for (id, meadow) in &settled {
+        assert_eq!(
+            &state["players"][id]["meadow"], meadow,
+            "{id} starts in the assigned meadow"
+        );
+    }
+    // and it gets no season report of its own
+    run_ok(&["season", "report", s(&season), "--no-send"]);
+    assert!(!season.join("reports/02-meadow-assignment").exists());
 }

@@ -7,6 +7,7 @@
 pub mod death_match_pick;
 pub mod final_ritual;
 pub mod god_race;
+pub mod meadow_assignment;
 pub mod planar_control;
 pub mod room_swap;
 
@@ -30,15 +31,19 @@ pub enum GameId {
     /// Not a match: the season round in which Elimination Candidates pick their Death Match
     /// opponents.
     DeathMatchPick,
+    /// Not a match: the season round in which a God Race's winners assign the next one's
+    /// meadows.
+    MeadowAssignment,
 }
 
 impl GameId {
-    pub const ALL: [GameId; 5] = [
+    pub const ALL: [GameId; 6] = [
         GameId::GodRace,
         GameId::RoomSwap,
         GameId::PlanarControl,
         GameId::FinalRitual,
         GameId::DeathMatchPick,
+        GameId::MeadowAssignment,
     ];
 
     pub fn name(self) -> &'static str {
@@ -48,11 +53,18 @@ impl GameId {
             GameId::PlanarControl => "planar-control",
             GameId::FinalRitual => "final-ritual",
             GameId::DeathMatchPick => "death-match-pick",
+            GameId::MeadowAssignment => "meadow-assignment",
         }
     }
 
     pub fn parse(text: &str) -> Option<GameId> {
         Self::ALL.into_iter().find(|g| g.name() == text)
+    }
+
+    /// A round between a season's matches (the Death Match pick, the meadow assignment), not a
+    /// match: it has no winners, garnets or Tokens, and no season report of its own.
+    pub fn is_season_round(self) -> bool {
+        matches!(self, GameId::DeathMatchPick | GameId::MeadowAssignment)
     }
 
     pub fn all_names() -> Vec<&'static str> {

@@ -121,6 +121,9 @@ struct MatchPlayer<'a> {
     garnets: i64,
     #[serde(skip_serializing_if = "is_zero")]
     tokens_of_life: i64,
+    /// God Race: the meadow the last meadow assignment gave.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    meadow: Option<&'a str>,
 }
 
 fn is_zero(n: &i64) -> bool {
@@ -168,7 +171,25 @@ pub fn start_match(
         options.insert("candidates".into(), list(candidates));
         options.insert("eligible".into(), list(eligible));
     }
+    if id == GameId::MeadowAssignment && !options.contains_key("assigners") {
+        let assigners = assigners_after(&ledger)?;
+        options.insert(
+            "assigners".into(),
+            toml::Value::Array(
+                assigners
+                    .into_iter()
+                    .map(|i| i.to_string().into())
+                    .collect(),
+            ),
+        );
+    }
     let options = &options;
+    // a God Race after a meadow assignment: the meadows the winners gave
+    let meadows: Option<&std::collections::BTreeMap<PlayerId, String>> = if id == GameId::GodRace {
+        meadows_for_next_race(&ledger)
+    } else {
+        None
+    };
     let chosen: Vec<&ledger::Standing> = match players {
         None => living.clone(),
         Some(ids) => ids
@@ -188,6 +209,7 @@ pub fn start_match(
     let title = title.map_or_else(
         || match id {
             GameId::DeathMatchPick => format!("{}: Death Match pick", ledger.config.title),
+            GameId::MeadowAssignment => format!("{}: the meadows", ledger.config.title),
             _ => format!("{}: Match {number}", ledger.config.title),
         },
         str::to_owned,
@@ -209,9 +231,19 @@ pub fn start_match(
                 chat: p.chat.as_deref(),
                 garnets: s.garnets,
                 tokens_of_life: s.tokens,
+                meadow: meadows.and_then(|m| m.get(&s.id)).map(String::as_str),
             }
         })
         .collect();
+    // God Race takes a meadow for every player or for none
+    let toml_players = if toml_players.iter().any(|p| p.meadow.is_none()) {
+        toml_players
+            .into_iter()
+            .map(|p| MatchPlayer { meadow: None, ..p })
+            .collect()
+    } else {
+        toml_players
+    };
     let mut text = format!(
         "# Match {number} of {}, written by `adjudicate season match`: the cast still in the\n\
          # season, with the garnets and Tokens of Life of the season's ledger. Edit [schedule] and\n\
@@ -289,6 +321,42 @@ pub fn start_match(
     Ok((target, ledger))
 }
 
+/// The winners of the last finished God Race, who assign the next one's meadows (seed: "if
+/// there are at most two winners").
+fn assigners_after(ledger: &Ledger) -> Result<Vec<PlayerId>> {
+    let race = ledger
+        .matches
+        .iter()
+        .rev()
+        .find(|m| m.over && m.game == GameId::GodRace)
+        .ok_or_else(|| Error::Usage("no finished God Race: nobody assigns meadows".into()))?;
+    if !(1..=2).contains(&race.winners.len()) {
+        return Err(Error::Usage(format!(
+            "{} has {} winners; meadows are assigned only after a God Race with one or two (the next God Race draws them)",
+            race.folder,
+            race.winners.len()
+        )));
+    }
+    Ok(race.winners.clone())
+}
+
+/// The meadows of the latest finished meadow assignment made after the latest God Race.
+fn meadows_for_next_race(ledger: &Ledger) -> Option<&std::collections::BTreeMap<PlayerId, String>> {
+    let last_race = ledger
+        .matches
+        .iter()
+        .filter(|m| m.game == GameId::GodRace)
+        .map(|m| m.number)
+        .max()
+        .unwrap_or(0);
+    ledger
+        .matches
+        .iter()
+        .rev()
+        .find(|m| m.over && m.game == GameId::MeadowAssignment && m.number > last_race)
+        .and_then(|m| m.meadows.as_ref())
+}
+
 /// Who picks a Death Match opponent after the last finished match, in order (Planar Control's
 /// `first_pick` first), and who may be picked: the match's own list where it gives one (Room
 /// Swap), else every living player without a Token of Life who is not a candidate.
@@ -297,7 +365,7 @@ fn pick_after(ledger: &Ledger) -> Result<(Vec<PlayerId>, Vec<PlayerId>)> {
         .matches
         .iter()
         .rev()
-        .find(|m| m.over && m.game != GameId::DeathMatchPick)
+        .find(|m| m.over && !m.game.is_season_round())
         .ok_or_else(|| Error::Usage("no finished match to pick after".into()))?;
     let living: Vec<&PlayerId> = ledger.living().iter().map(|s| &s.id).collect();
     let mut candidates: Vec<PlayerId> = last

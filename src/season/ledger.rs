@@ -50,6 +50,8 @@ pub struct Match {
     pub first_pick: Option<PlayerId>,
     /// Who the candidates may pick, when the match says (Room Swap's `eligible_opponents`).
     pub eligible: Option<Vec<PlayerId>>,
+    /// The meadows a meadow assignment settled, for the next God Race.
+    pub meadows: Option<BTreeMap<PlayerId, String>>,
     pub entry: Option<Entry>,
 }
 
@@ -302,7 +304,7 @@ fn standings(
         let last = matches
             .iter()
             .rev()
-            .find(|m| m.players.contains(&p.id) && m.game != GameId::DeathMatchPick)
+            .find(|m| m.players.contains(&p.id) && !m.game.is_season_round())
             .map_or_else(|| "–".to_owned(), |m| result_in(m, &p.id));
         standings.push(Standing {
             id: p.id.clone(),
@@ -428,6 +430,7 @@ fn read_match(
         elimination: outcome.elimination,
         first_pick: outcome.first_pick,
         eligible: outcome.eligible,
+        meadows: outcome.meadows,
         entry,
     })
 }
@@ -439,6 +442,7 @@ struct Outcome {
     elimination: Vec<PlayerId>,
     first_pick: Option<PlayerId>,
     eligible: Option<Vec<PlayerId>>,
+    meadows: Option<BTreeMap<PlayerId, String>>,
 }
 
 fn ids(value: Option<&Value>) -> Vec<PlayerId> {
@@ -520,6 +524,17 @@ fn outcome(game: GameId, publics: &[&Table]) -> Outcome {
         }
         // gives the season nothing: the Death Match's result is an event
         GameId::DeathMatchPick => {}
+        GameId::MeadowAssignment => {
+            out.meadows = finals
+                .last()
+                .and_then(|f| f.get("meadows"))
+                .and_then(Value::as_table)
+                .map(|t| {
+                    t.iter()
+                        .filter_map(|(id, g)| Some((PlayerId::parse(id)?, g.as_str()?.to_owned())))
+                        .collect()
+                });
+        }
         GameId::FinalRitual => {
             if let Some(w) = finals
                 .last()

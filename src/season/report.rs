@@ -224,7 +224,7 @@ pub fn publish(season: &SeasonDir, now: jiff::Timestamp, send: bool) -> Result<P
     for m in ledger
         .matches
         .iter()
-        .filter(|m| m.over && m.game != crate::games::GameId::DeathMatchPick)
+        .filter(|m| m.over && !m.game.is_season_round())
     {
         let folder = reports_dir(season, m);
         if folder.join("public.txt").is_file() {

@@ -62,7 +62,7 @@ pub fn round(
         GameId::PlanarControl => planes(public, names, id, title),
         GameId::RoomSwap => room_swap(public, names, id, title),
         GameId::FinalRitual => ritual_table(public, names, id, title),
-        GameId::DeathMatchPick => None,
+        GameId::DeathMatchPick | GameId::MeadowAssignment => None,
     }
 }
 
@@ -104,7 +104,7 @@ pub fn winners(game: GameId, publics: &[&Table], names: &Names) -> Vec<String> {
                 .map(|id| vec![name(names, id)])
                 .unwrap_or_default(),
             // no winners: the picks are on the round's page
-            GameId::DeathMatchPick => Vec::new(),
+            GameId::DeathMatchPick | GameId::MeadowAssignment => Vec::new(),
         })
     });
     found.unwrap_or_default()
