@@ -297,6 +297,9 @@ fn execute(command: Command) -> Result<u8> {
             );
             Ok(exit::OK)
         }
+        Command::Replay { game_dir } if game_dir.join("season.toml").is_file() => {
+            replay_season(&game_dir)
+        }
         Command::Replay { game_dir } => {
             let ctx = GameContext::load(GameDir::open(game_dir)?)?;
             let outcome = dispatch(ctx.config.game, crate::replay::Replay { ctx: &ctx })?;
@@ -375,6 +378,36 @@ fn execute(command: Command) -> Result<u8> {
         } => site(&root, &out_dir, verbosity),
         Command::Season(command) => season(command),
     }
+}
+
+/// `replay SEASON`: every match replayed from its archive, then the season's ledger recomputed
+/// from them (which checks each match's balances against it).
+fn replay_season(season: &std::path::Path) -> Result<u8> {
+    let dir = crate::season::SeasonDir::new(season);
+    let ledger = crate::season::ledger::compute(&dir)?;
+    let (mut rounds, mut files, mut differences) = (0, 0, 0);
+    for m in &ledger.matches {
+        let ctx = GameContext::load(GameDir::open(dir.matches().join(&m.folder))?)?;
+        if ctx.dir.state_toml().is_file() {
+            let outcome = dispatch(ctx.config.game, crate::replay::Replay { ctx: &ctx })?;
+            for line in &outcome.differences {
+                println!("{}: {line}", m.folder);
+            }
+            rounds += outcome.rounds;
+            files += outcome.files;
+            differences += outcome.differences.len();
+        }
+    }
+    if differences > 0 {
+        println!("replay: {differences} difference(s)");
+        return Ok(exit::DIFFERENCE);
+    }
+    println!(
+        "replay: {} match(es), {rounds} round(s) and {files} file(s) reproduced byte for byte; the ledger of {} player(s) recomputed from them",
+        ledger.matches.len(),
+        ledger.standings.len()
+    );
+    Ok(exit::OK)
 }
 
 /// `ingest SEASON --maildir DIR`: each message to its match (`season::ingest`).

@@ -884,6 +884,26 @@ fn a_whole_season_of_the_four_games_adds_up_to_the_sums_of_its_archives() {
             "{folder}"
         );
     }
+
+    // replay proves it: every match from its archive, then the ledger from them
+    let out = run_ok(&["replay", s(&season)]);
+    assert!(out.contains("replay: 4 match(es)"), "{out}");
+    // the season folder moves: nothing in it names a path
+    let before = standings(&season);
+    let moved = root.path().join("elsewhere").join("season-one");
+    fs::create_dir_all(moved.parent().unwrap()).unwrap();
+    fs::rename(&season, &moved).unwrap();
+    assert_eq!(standings(&moved), before);
+    run_ok(&["replay", s(&moved)]);
+    // a result edited by hand is a difference, named with its match
+    let result = moved.join("matches/02-room-swap/rounds/001/result.toml");
+    let text = fs::read_to_string(&result)
+        .unwrap()
+        .replacen("peeks = 0", "peeks = 1", 1);
+    fs::write(&result, text).unwrap();
+    let run = adjudicate(["replay", s(&moved)]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("02-room-swap: "), "{}", run.stdout);
 }
 
 #[test]
