@@ -240,6 +240,14 @@ enum SeasonSub {
     },
 }
 
+fn verbosity(quiet: bool) -> Verbosity {
+    if quiet {
+        Verbosity::Quiet
+    } else {
+        Verbosity::Normal
+    }
+}
+
 fn parse_now(text: &str) -> Result<jiff::Timestamp, String> {
     clock::parse_instant(text)
 }
@@ -285,11 +293,7 @@ fn into_command(cli: Cli) -> Command {
             dry_run,
             no_send,
             all,
-            verbosity: if quiet {
-                Verbosity::Quiet
-            } else {
-                Verbosity::Normal
-            },
+            verbosity: verbosity(quiet),
         },
         Sub::Render { game_dir, round } => Command::Render { game_dir, round },
         Sub::Replay { game_dir } => Command::Replay { game_dir },
@@ -356,11 +360,7 @@ fn into_command(cli: Cli) -> Command {
         } => Command::Site {
             root,
             out_dir,
-            verbosity: if quiet {
-                Verbosity::Quiet
-            } else {
-                Verbosity::Normal
-            },
+            verbosity: verbosity(quiet),
         },
         Sub::Ingest {
             game_dir,

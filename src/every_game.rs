@@ -12,28 +12,22 @@ use std::path::{Path, PathBuf};
 
 /// The game directories under `root`, in path order.
 pub fn game_dirs(root: &Path) -> Result<Vec<PathBuf>> {
-    if !root.is_dir() {
-        return Err(Error::Usage(format!("{} is not a folder", root.display())));
-    }
-    let mut found = Vec::new();
-    let mut walk = walkdir::WalkDir::new(root).sort_by_file_name().into_iter();
-    while let Some(entry) = walk.next() {
-        let entry = entry.map_err(|e| Error::io(root, e.into()))?;
-        if !entry.file_type().is_dir() {
-            continue;
-        }
-        if entry.path().join("game.toml").is_file() {
-            found.push(entry.path().to_path_buf());
-            walk.skip_current_dir(); // a game's own folders hold no other game
-        }
-    }
-    Ok(found)
+    Ok(walk(root)?.0)
 }
 
 /// The season directories under `root` (folders holding season.toml), in path order: `round
 /// --all` writes their season reports after ticking their matches.
 pub fn season_dirs(root: &Path) -> Result<Vec<PathBuf>> {
-    let mut found = Vec::new();
+    Ok(walk(root)?.1)
+}
+
+/// (game directories, season directories) under `root`, each in path order. A game
+/// directory's own folders are not searched; a season's are (its matches are games).
+fn walk(root: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>)> {
+    if !root.is_dir() {
+        return Err(Error::Usage(format!("{} is not a folder", root.display())));
+    }
+    let (mut games, mut seasons) = (Vec::new(), Vec::new());
     let mut walk = walkdir::WalkDir::new(root).sort_by_file_name().into_iter();
     while let Some(entry) = walk.next() {
         let entry = entry.map_err(|e| Error::io(root, e.into()))?;
@@ -41,12 +35,13 @@ pub fn season_dirs(root: &Path) -> Result<Vec<PathBuf>> {
             continue;
         }
         if entry.path().join("game.toml").is_file() {
-            walk.skip_current_dir();
+            games.push(entry.path().to_path_buf());
+            walk.skip_current_dir(); // a game's own folders hold no other game
         } else if entry.path().join("season.toml").is_file() {
-            found.push(entry.path().to_path_buf());
+            seasons.push(entry.path().to_path_buf());
         }
     }
-    Ok(found)
+    Ok((games, seasons))
 }
 
 /// The exit code that matters most among `codes`.

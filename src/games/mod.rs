@@ -244,6 +244,24 @@ pub(crate) fn given<C: crate::doc::Choice>(
         .map(Some)
 }
 
+/// Refuses game.toml player keys a game does not have (`game` names it: "a Room Swap player").
+pub(crate) fn no_game_keys(setup: &Setup<'_>, game: &str) -> Result<(), SetupError> {
+    match setup
+        .players
+        .iter()
+        .enumerate()
+        .find_map(|(i, p)| p.extra.keys().next().map(|k| (i, k)))
+    {
+        Some((i, key)) => Err(SetupError {
+            key: format!("players[{i}].{key}"),
+            message: format!(
+                "unknown key; {game} has id, name, email, chat, garnets, tokens_of_life"
+            ),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// The largest garnet balance game.toml or state.toml may hold: far above any real game, and far
 /// enough below `i64::MAX` that no sum of a round's gains and costs can overflow.
 pub const MAX_GARNETS: i64 = 1_000_000_000;

@@ -86,20 +86,7 @@ impl Game for MeadowAssignment {
                 ),
             });
         }
-        if let Some((i, p)) = setup
-            .players
-            .iter()
-            .enumerate()
-            .find(|(_, p)| !p.extra.is_empty())
-        {
-            let key = p.extra.keys().next().cloned().unwrap_or_default();
-            return Err(SetupError {
-                key: format!("players[{i}].{key}"),
-                message:
-                    "unknown key; a player here has id, name, email, chat, garnets, tokens_of_life"
-                        .into(),
-            });
-        }
+        crate::games::no_game_keys(setup, "a player of the assignment")?;
         Ok(State {
             round: 1,
             phase: Phase::Assign,

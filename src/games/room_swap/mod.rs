@@ -46,18 +46,7 @@ impl Game for RoomSwap {
                 ),
             ));
         }
-        if let Some((i, p)) = setup
-            .players
-            .iter()
-            .enumerate()
-            .find(|(_, p)| !p.extra.is_empty())
-        {
-            let key = p.extra.keys().next().cloned().unwrap_or_default();
-            return Err(bad(
-                &format!("players[{i}].{key}"),
-                "unknown key; a Room Swap player has id, name, email, chat, garnets".into(),
-            ));
-        }
+        crate::games::no_game_keys(setup, "a Room Swap player")?;
         Ok(State {
             round: 1,
             phase: Phase::Main,
