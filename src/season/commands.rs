@@ -162,26 +162,18 @@ pub fn start_match(
     })?;
     let ledger = ledger::compute(season)?;
     let living = ledger.living();
+    // the season rounds' options come from the ledger, unless the host gave them
     let mut options = options.clone();
+    let list = |ids: Vec<PlayerId>| {
+        toml::Value::Array(ids.into_iter().map(|i| i.to_string().into()).collect())
+    };
     if id == GameId::DeathMatchPick && !options.contains_key("candidates") {
         let (candidates, eligible) = pick_after(&ledger)?;
-        let list = |ids: Vec<PlayerId>| {
-            toml::Value::Array(ids.into_iter().map(|i| i.to_string().into()).collect())
-        };
         options.insert("candidates".into(), list(candidates));
         options.insert("eligible".into(), list(eligible));
     }
     if id == GameId::MeadowAssignment && !options.contains_key("assigners") {
-        let assigners = assigners_after(&ledger)?;
-        options.insert(
-            "assigners".into(),
-            toml::Value::Array(
-                assigners
-                    .into_iter()
-                    .map(|i| i.to_string().into())
-                    .collect(),
-            ),
-        );
+        options.insert("assigners".into(), list(assigners_after(&ledger)?));
     }
     let options = &options;
     // a God Race after a meadow assignment: the meadows the winners gave
