@@ -261,7 +261,8 @@ fn execute(command: Command) -> Result<u8> {
                 return tick_game(game_dir, &opts, verbosity);
             }
             let mut codes = Vec::new();
-            for dir in crate::every_game::game_dirs(&game_dir)? {
+            let (games, seasons) = crate::every_game::games_and_seasons(&game_dir)?;
+            for dir in games {
                 if verbosity == Verbosity::Normal {
                     println!("== {}", dir.display());
                 }
@@ -269,7 +270,7 @@ fn execute(command: Command) -> Result<u8> {
             }
             // then each season's reports of the matches that just ended
             if !opts.dry_run {
-                for season in crate::every_game::season_dirs(&game_dir)? {
+                for season in seasons {
                     if verbosity == Verbosity::Normal {
                         println!("== {} (season)", season.display());
                     }

@@ -12,18 +12,13 @@ use std::path::{Path, PathBuf};
 
 /// The game directories under `root`, in path order.
 pub fn game_dirs(root: &Path) -> Result<Vec<PathBuf>> {
-    Ok(walk(root)?.0)
+    Ok(games_and_seasons(root)?.0)
 }
 
-/// The season directories under `root` (folders holding season.toml), in path order: `round
-/// --all` writes their season reports after ticking their matches.
-pub fn season_dirs(root: &Path) -> Result<Vec<PathBuf>> {
-    Ok(walk(root)?.1)
-}
-
-/// (game directories, season directories) under `root`, each in path order. A game
+/// (game directories, season directories) under `root`, each in path order: `round --all`
+/// ticks the games, then writes the seasons' reports; `site` publishes both. A game
 /// directory's own folders are not searched; a season's are (its matches are games).
-fn walk(root: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>)> {
+pub fn games_and_seasons(root: &Path) -> Result<(Vec<PathBuf>, Vec<PathBuf>)> {
     if !root.is_dir() {
         return Err(Error::Usage(format!("{} is not a folder", root.display())));
     }

@@ -149,8 +149,9 @@ struct FeedEntry<'a> {
 pub fn build(root: &Path, out: &Path) -> Result<SiteReport> {
     let tera = templates(&root.join("templates").join("site"))?;
     let mut report = SiteReport::default();
+    let (game_dirs, season_dirs) = crate::every_game::games_and_seasons(root)?;
     let mut games = Vec::new();
-    for dir in crate::every_game::game_dirs(root)? {
+    for dir in game_dirs {
         let path = site_path(root, &dir);
         match load_game(dir, path) {
             Ok(game) => games.push(game),
@@ -159,7 +160,7 @@ pub fn build(root: &Path, out: &Path) -> Result<SiteReport> {
     }
     report.games = games.len();
     let mut seasons = Vec::new();
-    for dir in crate::every_game::season_dirs(root)? {
+    for dir in season_dirs {
         let path = site_path(root, &dir);
         match load_season(&dir, path) {
             Ok(season) => seasons.push(season),
