@@ -24,6 +24,7 @@ pub mod host_file;
 pub mod ingest;
 pub mod mail;
 pub mod new_game;
+pub mod outcome;
 pub mod plan;
 pub mod player_id;
 pub mod problem;

@@ -16,7 +16,7 @@ use crate::report::ResultFile;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use toml::{Table, Value};
+use toml::Table;
 
 /// `matches/NN-game/entry.toml`: what the match's starting balances were computed from.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -36,7 +36,8 @@ pub struct Match {
     pub number: u32,
     pub game: GameId,
     pub title: String,
-    pub players: Vec<PlayerId>,
+    /// Its players as its game.toml starts them, in game.toml's order.
+    pub players: Vec<Starting>,
     pub over: bool,
     /// "round 3", "over", "not started".
     pub status: String,
@@ -53,6 +54,20 @@ pub struct Match {
     /// The meadows a meadow assignment settled, for the next God Race.
     pub meadows: Option<BTreeMap<PlayerId, String>>,
     pub entry: Option<Entry>,
+}
+
+/// A player of a match, with the balance and Tokens its game.toml gives them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Starting {
+    pub id: PlayerId,
+    pub garnets: i64,
+    pub tokens: u32,
+}
+
+impl Match {
+    pub fn plays(&self, id: &PlayerId) -> bool {
+        self.players.iter().any(|p| &p.id == id)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -234,12 +249,11 @@ pub fn compute_with(dir: &SeasonDir, events: Vec<Event>) -> Result<Ledger> {
             ));
         }
         let expected = balances(&config, &events[..entry.events], &counted);
-        let ctx = GameContext::load(GameDir::new(dir.matches().join(&m.folder)))?;
-        for (i, p) in ctx.config.players.iter().enumerate() {
+        for (i, p) in m.players.iter().enumerate() {
             let (garnets, tokens) = expected.get(&p.id).copied().unwrap_or_default();
             for (key, has, wants) in [
                 ("garnets", p.garnets, garnets),
-                ("tokens_of_life", i64::from(p.tokens_of_life), tokens.max(0)),
+                ("tokens_of_life", i64::from(p.tokens), tokens.max(0)),
             ] {
                 if has != wants {
                     return Err(Error::invalid(
@@ -304,7 +318,7 @@ fn standings(
         let last = matches
             .iter()
             .rev()
-            .find(|m| m.players.contains(&p.id) && !m.game.is_season_round())
+            .find(|m| m.plays(&p.id) && !m.game.is_season_round())
             .map_or_else(|| "–".to_owned(), |m| result_in(m, &p.id));
         standings.push(Standing {
             id: p.id.clone(),
@@ -412,16 +426,25 @@ fn read_match(
     };
     let publics: Vec<&Table> = results.iter().map(|r| &r.public).collect();
     let outcome = if over {
-        outcome(ctx.config.game, &publics)
+        crate::outcome::read(ctx.config.game, &publics)
     } else {
-        Outcome::default()
+        crate::outcome::Outcome::default()
     };
     Ok(Match {
         folder,
         number,
         game: ctx.config.game,
         title: ctx.config.title.clone(),
-        players: ctx.config.player_ids(),
+        players: ctx
+            .config
+            .players
+            .iter()
+            .map(|p| Starting {
+                id: p.id.clone(),
+                garnets: p.garnets,
+                tokens: p.tokens_of_life,
+            })
+            .collect(),
         over,
         status,
         garnets,
@@ -435,130 +458,9 @@ fn read_match(
     })
 }
 
-#[derive(Debug, Default, PartialEq)]
-struct Outcome {
-    winners: Vec<PlayerId>,
-    tokens: BTreeMap<PlayerId, i64>,
-    elimination: Vec<PlayerId>,
-    first_pick: Option<PlayerId>,
-    eligible: Option<Vec<PlayerId>>,
-    meadows: Option<BTreeMap<PlayerId, String>>,
-}
-
-fn ids(value: Option<&Value>) -> Vec<PlayerId> {
-    value
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str().and_then(PlayerId::parse))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// What a finished match gives the season, from its announcements' `[public.final]` (and Room
-/// Swap's Token gift): each game's own keys (spec, "State and result").
-fn outcome(game: GameId, publics: &[&Table]) -> Outcome {
-    let finals: Vec<&Table> = publics
-        .iter()
-        .filter_map(|p| p.get("final").and_then(Value::as_table))
-        .collect();
-    let mut out = Outcome::default();
-    let one_each = |ids: Vec<PlayerId>| ids.into_iter().map(|id| (id, 1)).collect();
-    match game {
-        GameId::GodRace => {
-            if let Some(f) = finals.last() {
-                out.winners = ids(f.get("winners"));
-                out.elimination = ids(f.get("elimination"));
-                out.tokens = f
-                    .get("tokens")
-                    .and_then(Value::as_table)
-                    .map(|t| {
-                        t.iter()
-                            .filter_map(|(id, n)| Some((PlayerId::parse(id)?, n.as_integer()?)))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-            }
-        }
-        GameId::RoomSwap => {
-            if let Some(f) = finals.last() {
-                out.winners = ids(f.get("winners"));
-                out.elimination = ids(f.get("elimination"));
-                out.tokens = one_each(ids(f.get("tokens")));
-            }
-            // who may be picked: the last word of the final or of the Token gift
-            out.eligible = publics
-                .iter()
-                .filter_map(|p| {
-                    let from = p.get("token_gift").or_else(|| p.get("final"))?;
-                    from.get("eligible_opponents").map(|e| ids(Some(e)))
-                })
-                .next_back();
-            let gift = publics
-                .iter()
-                .filter_map(|p| p.get("token_gift")?.get("to")?.as_str())
-                .filter_map(PlayerId::parse)
-                .next_back();
-            if let Some(to) = gift {
-                *out.tokens.entry(to).or_default() += 1;
-            }
-        }
-        GameId::PlanarControl => {
-            // round 6: the winning alignment's Tokens; round 7: the candidates, one per loser
-            for f in &finals {
-                if f.contains_key("tokens") {
-                    out.winners = ids(f.get("tokens"));
-                    out.tokens = one_each(ids(f.get("tokens")));
-                }
-                if let Some(first) = f.get("first_pick").and_then(Value::as_str) {
-                    out.first_pick = PlayerId::parse(first);
-                }
-                if let Some(e) = f.get("elimination").and_then(Value::as_table) {
-                    out.elimination = e
-                        .values()
-                        .filter_map(|v| v.as_str().and_then(PlayerId::parse))
-                        .collect();
-                }
-            }
-        }
-        // gives the season nothing: the Death Match's result is an event
-        GameId::DeathMatchPick => {}
-        GameId::MeadowAssignment => {
-            out.meadows = finals
-                .last()
-                .and_then(|f| f.get("meadows"))
-                .and_then(Value::as_table)
-                .map(|t| {
-                    t.iter()
-                        .filter_map(|(id, g)| Some((PlayerId::parse(id)?, g.as_str()?.to_owned())))
-                        .collect()
-                });
-        }
-        GameId::FinalRitual => {
-            if let Some(w) = finals
-                .last()
-                .and_then(|f| f.get("winner")?.as_str())
-                .and_then(PlayerId::parse)
-            {
-                out.winners = vec![w];
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn table(text: &str) -> Table {
-        toml::from_str(text).unwrap()
-    }
-
-    fn id(text: &str) -> PlayerId {
-        PlayerId::parse(text).unwrap()
-    }
 
     #[test]
     fn match_folders_are_numbered() {
@@ -567,32 +469,5 @@ mod tests {
         assert_eq!(match_number("3-god-race"), None);
         assert_eq!(match_number(".03-god-race.tmp"), None);
         assert_eq!(match_number("notes"), None);
-    }
-
-    #[test]
-    fn each_game_gives_its_winners_tokens_and_candidates() {
-        let race =
-            table("[final]\nwinners = [\"a\"]\nelimination = [\"g\"]\n[final.tokens]\na = 2\n");
-        let o = outcome(GameId::GodRace, &[&race]);
-        assert_eq!(o.tokens, [(id("a"), 2)].into());
-        assert_eq!(o.elimination, [id("g")]);
-
-        let end = table("[final]\nwinners = [\"d\"]\nelimination = [\"f\"]\ntokens = [\"d\"]\n");
-        let gift = table("[token_gift]\ngiver = \"d\"\nto = \"a\"\n");
-        let o = outcome(GameId::RoomSwap, &[&end, &gift]);
-        assert_eq!(o.tokens, [(id("a"), 1), (id("d"), 1)].into());
-        assert_eq!(o.winners, [id("d")]);
-
-        let r6 = table("[final]\nwinner = \"ember\"\ntokens = [\"a\", \"b\"]\n");
-        let r7 = table(
-            "[final]\nfirst_pick = \"c\"\n[final.elimination]\nnature = \"c\"\ntorrent = \"d\"\n",
-        );
-        let o = outcome(GameId::PlanarControl, &[&r6, &r7]);
-        assert_eq!(o.tokens.len(), 2);
-        assert_eq!(o.elimination, [id("c"), id("d")]);
-
-        let fr = table("[final]\nwinner = \"e\"\n");
-        let o = outcome(GameId::FinalRitual, &[&fr]);
-        assert_eq!((o.winners, o.tokens.len()), (vec![id("e")], 0));
     }
 }

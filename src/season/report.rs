@@ -107,12 +107,7 @@ fn render(tera: &Tera, name: &str, ctx: &tera::Context) -> Result<String> {
 }
 
 /// The reports of match `m`, from the ledger.
-pub fn render_match(
-    ledger: &Ledger,
-    m: &Match,
-    tera: &Tera,
-    starts: &BTreeMap<PlayerId, i64>,
-) -> Result<Reports> {
+pub fn render_match(ledger: &Ledger, m: &Match, tera: &Tera) -> Result<Reports> {
     let name = |id: &PlayerId| {
         ledger
             .config
@@ -167,7 +162,8 @@ pub fn render_match(
     let public = render(tera, "public.txt.tera", &ctx)?;
 
     let mut private = BTreeMap::new();
-    for id in &m.players {
+    for start in &m.players {
+        let id = &start.id;
         let Some(s) = after.iter().find(|s| &s.id == id) else {
             continue;
         };
@@ -175,7 +171,7 @@ pub fn render_match(
         let player = PlayerView {
             name: s.name.clone(),
             garnets: s.garnets,
-            before: starts.get(id).copied().unwrap_or(s.garnets - change),
+            before: start.garnets,
             change,
             cost: -change,
             tokens: s.tokens,
@@ -230,8 +226,7 @@ pub fn publish(season: &SeasonDir, now: jiff::Timestamp, send: bool) -> Result<P
         if folder.join("public.txt").is_file() {
             continue;
         }
-        let starts = match_starts(season, m)?;
-        let reports = render_match(&ledger, m, &tera, &starts)?;
+        let reports = render_match(&ledger, m, &tera)?;
         plan.dir(folder.join("private"));
         for (id, text) in &reports.private {
             plan.file(
@@ -335,18 +330,6 @@ pub fn publish(season: &SeasonDir, now: jiff::Timestamp, send: bool) -> Result<P
         }
     }
     Ok(published)
-}
-
-/// Each player's garnets at the start of match `m` (its game.toml).
-fn match_starts(season: &SeasonDir, m: &Match) -> Result<BTreeMap<PlayerId, i64>> {
-    let dir = season.matches().join(&m.folder);
-    let path = dir.join("game.toml");
-    let config = crate::config::GameConfig::parse(&path, &crate::game_dir::read_string(&path)?)?;
-    Ok(config
-        .players
-        .iter()
-        .map(|p| (p.id.clone(), p.garnets))
-        .collect())
 }
 
 #[derive(serde::Deserialize)]

@@ -84,30 +84,18 @@ pub fn chart(
     }
 }
 
-/// The winners of a finished game in words, from its results' `[public]`, last first found.
+/// The winners of a finished game in words (`crate::outcome`, as the season reads them).
 pub fn winners(game: GameId, publics: &[&Table], names: &Names) -> Vec<String> {
-    let found = publics.iter().rev().find_map(|p| {
-        let fin = sub(p, "final")?;
-        Some(match game {
-            GameId::GodRace | GameId::RoomSwap => strings(fin.get("winners"))
-                .iter()
-                .map(|id| name(names, id))
-                .collect(),
-            GameId::PlanarControl => fin
-                .get("winner")
-                .and_then(Value::as_str)
-                .map(|a| vec![format!("{} alignment", capitalize(a))])
-                .unwrap_or_default(),
-            GameId::FinalRitual => fin
-                .get("winner")
-                .and_then(Value::as_str)
-                .map(|id| vec![name(names, id)])
-                .unwrap_or_default(),
-            // no winners: the picks are on the round's page
-            GameId::DeathMatchPick | GameId::MeadowAssignment => Vec::new(),
-        })
-    });
-    found.unwrap_or_default()
+    let outcome = crate::outcome::read(game, publics);
+    // Planar Control is won by an alignment; the season rounds have no winners
+    match outcome.alignment {
+        Some(a) => vec![format!("{} alignment", capitalize(&a))],
+        None => outcome
+            .winners
+            .iter()
+            .map(|id| name(names, id.as_str()))
+            .collect(),
+    }
 }
 
 /// The goal's space: said by the opening (and by a round 0 result); else the last space of the
