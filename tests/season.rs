@@ -681,47 +681,17 @@ fn the_season_page_passes_tidy_and_reads_in_chromium() {
     ];
     if let Some(tidy) = crate::site::tool("tidy") {
         for page in &pages {
-            let run = std::process::Command::new(&tidy)
-                .args([
-                    "-q",
-                    "-e",
-                    "--show-warnings",
-                    "yes",
-                    "--drop-empty-elements",
-                    "no",
-                ])
-                .arg(page)
-                .output()
-                .unwrap();
-            assert_eq!(
-                run.status.code(),
-                Some(0),
-                "{}: {}",
-                page.display(),
-                String::from_utf8_lossy(&run.stderr)
-            );
+            crate::site::assert_tidy(&tidy, page);
         }
     }
     let Some(chromium) = crate::site::tool("chromium") else {
         return;
     };
-    let run = std::process::Command::new("python3")
-        .arg(manifest_dir().join("scripts/site_check.py"))
-        .arg(&chromium)
-        .arg(out.path().join("shots"))
-        .args(&pages)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    for line in String::from_utf8(run.stdout).unwrap().lines() {
-        let r: serde_json::Value = serde_json::from_str(line).unwrap();
-        assert_eq!(r["overflow"], serde_json::json!([]), "{line}");
-        assert_eq!(r["low_contrast"], serde_json::json!([]), "{line}");
-        assert_eq!(r["h1"], 1, "{line}");
+    for r in crate::site::in_chromium(&chromium, &out.path().join("shots"), &pages) {
+        let at = format!("{} at {} px", r["page"], r["width"]);
+        assert_eq!(r["overflow"], serde_json::json!([]), "{at}");
+        assert_eq!(r["low_contrast"], serde_json::json!([]), "{at}");
+        assert_eq!(r["h1"], 1, "{at}");
     }
 }
 

@@ -319,6 +319,46 @@ pub fn tool(name: &str) -> Option<PathBuf> {
     found
 }
 
+/// Checks a page with tidy: no error, no warning.
+pub fn assert_tidy(tidy: &Path, page: &Path) {
+    let run = std::process::Command::new(tidy)
+        .args([
+            "-q",
+            "-e",
+            "--show-warnings",
+            "yes",
+            "--drop-empty-elements",
+            "no",
+        ])
+        .arg(page)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{}:\n{report}", page.display());
+}
+
+/// Loads `pages` in headless Chromium (scripts/site_check.py) at phone and desktop widths,
+/// screenshots into `shots`: one report per page and width.
+pub fn in_chromium(chromium: &Path, shots: &Path, pages: &[PathBuf]) -> Vec<serde_json::Value> {
+    let run = std::process::Command::new("python3")
+        .arg(manifest_dir().join("scripts/site_check.py"))
+        .arg(chromium)
+        .arg(shots)
+        .args(pages)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    String::from_utf8(run.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 /// One page of each kind per game: the index, each game's page, its first and last round.
 fn page_kinds(out: &Path) -> Vec<PathBuf> {
     let mut pages = vec![out.join("index.html")];
@@ -337,20 +377,7 @@ fn pages_pass_tidy() {
     let out = tempfile::tempdir().unwrap();
     build(played_root(), out.path());
     for page in page_kinds(out.path()) {
-        let run = std::process::Command::new(&tidy)
-            .args([
-                "-q",
-                "-e",
-                "--show-warnings",
-                "yes",
-                "--drop-empty-elements",
-                "no",
-            ])
-            .arg(&page)
-            .output()
-            .unwrap();
-        let report = String::from_utf8_lossy(&run.stderr);
-        assert_eq!(run.status.code(), Some(0), "{}:\n{report}", page.display());
+        assert_tidy(&tidy, &page);
     }
 }
 
@@ -365,23 +392,7 @@ fn pages_render_in_headless_chromium_at_phone_and_desktop_widths() {
         .map(PathBuf::from)
         .unwrap_or_else(|| out.path().join("screenshots"));
     let pages = page_kinds(out.path());
-    let run = std::process::Command::new("python3")
-        .arg(manifest_dir().join("scripts/site_check.py"))
-        .arg(&chromium)
-        .arg(&shots)
-        .args(&pages)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let reports: Vec<serde_json::Value> = String::from_utf8(run.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let reports = in_chromium(&chromium, &shots, &pages);
     assert_eq!(reports.len(), pages.len() * 2);
     for r in &reports {
         let at = format!("{} at {} px", r["page"], r["width"]);
