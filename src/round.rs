@@ -521,14 +521,7 @@ fn bcc_batches<'p>(
             mail.report.unmailed.insert(id.clone());
         }
     }
-    mailed
-        .chunks(config.mail.bcc_batch)
-        .zip(1..)
-        .map(|(batch, index)| Recipient::Batch {
-            index,
-            players: batch.to_vec(),
-        })
-        .collect()
+    crate::mail::outbox::batches(&mailed, config.mail.bcc_batch)
 }
 
 /// A line for each file put into the previous round's `submissions/` after it was resolved:
@@ -755,36 +748,19 @@ impl Mailer<'_> {
         if !config.mail.transport.queues() {
             return Ok(());
         }
-        let mut bcc = Vec::new();
-        let to = match &mail.to {
-            Recipient::List => match &config.mail.public_to {
-                Some(list) => list.parse().map_err(|e| {
-                    Error::invalid(self.ctx.dir.game_toml(), "mail.public_to", format!("{e}"))
-                })?,
-                None => return Ok(()),
-            },
-            Recipient::Address(address) => crate::mail::outbox::mailbox("", address)?,
-            Recipient::Player(id) => {
-                let Some(player) = config.player(id) else {
-                    return Ok(());
-                };
-                let Some(email) = &player.email else {
-                    self.report.unmailed.insert(id.clone());
-                    return Ok(());
-                };
-                crate::mail::outbox::mailbox(&player.name, email)?
-            }
-            // To: the host's own address; the players by Bcc, unseen by each other.
-            Recipient::Batch { players, .. } => {
-                for id in players {
-                    if let Some(p) = config.player(id)
-                        && let Some(email) = &p.email
-                    {
-                        bcc.push(crate::mail::outbox::mailbox(&p.name, email)?);
-                    }
-                }
-                crate::mail::outbox::from_mailbox(&config.mail)?
-            }
+        if let Recipient::Player(id) = &mail.to
+            && config.player(id).is_some_and(|p| p.email.is_none())
+        {
+            self.report.unmailed.insert(id.clone());
+        }
+        let addressed = crate::mail::outbox::addressees(
+            &mail.to,
+            &config.mail,
+            &self.ctx.dir.game_toml(),
+            |id| config.player(id),
+        )?;
+        let Some((to, bcc)) = addressed else {
+            return Ok(());
         };
         let file = mail.file_name();
         let dir = &self.ctx.dir;

@@ -113,6 +113,59 @@ pub fn mailbox(name: &str, email: &str) -> Result<Mailbox> {
     ))
 }
 
+/// Players in batches of `size` (`mail.bcc_batch`): one announcement message per batch, by Bcc.
+pub fn batches(players: &[PlayerId], size: usize) -> Vec<Recipient> {
+    players
+        .chunks(size)
+        .zip(1..)
+        .map(|(batch, index)| Recipient::Batch {
+            index,
+            players: batch.to_vec(),
+        })
+        .collect()
+}
+
+/// The To: mailbox and the Bcc: mailboxes of a message to `to`, the players found by `player`;
+/// `None` when it reaches nobody (no `public_to` for a list message, an unknown player, a player
+/// without an address). A batch goes To: the host's own address, the players by Bcc, unseen by
+/// each other. `config_file` is where `[mail]` was read (for an error in `public_to`).
+pub fn addressees<'c>(
+    to: &Recipient,
+    config: &MailConfig,
+    config_file: &std::path::Path,
+    player: impl Fn(&PlayerId) -> Option<&'c crate::config::PlayerConfig>,
+) -> Result<Option<(Mailbox, Vec<Mailbox>)>> {
+    Ok(Some(match to {
+        Recipient::List => match &config.public_to {
+            Some(list) => (
+                list.parse()
+                    .map_err(|e| Error::invalid(config_file, "mail.public_to", format!("{e}")))?,
+                Vec::new(),
+            ),
+            None => return Ok(None),
+        },
+        Recipient::Address(address) => (mailbox("", address)?, Vec::new()),
+        Recipient::Player(id) => match player(id) {
+            Some(p) if p.email.is_some() => (
+                mailbox(&p.name, p.email.as_deref().unwrap_or_default())?,
+                Vec::new(),
+            ),
+            _ => return Ok(None),
+        },
+        Recipient::Batch { players, .. } => {
+            let mut bcc = Vec::new();
+            for id in players {
+                if let Some(p) = player(id)
+                    && let Some(email) = &p.email
+                {
+                    bcc.push(mailbox(&p.name, email)?);
+                }
+            }
+            (from_mailbox(config)?, bcc)
+        }
+    }))
+}
+
 /// The sender of every message: `mail.from`.
 pub fn from_mailbox(config: &MailConfig) -> Result<Mailbox> {
     config

@@ -10,7 +10,7 @@ use super::events::What;
 use super::ledger::{Ledger, Match};
 use crate::error::{Error, Result};
 use crate::game_dir::GameDir;
-use crate::mail::outbox::{Mail, MailKind, Recipient, format_message, from_mailbox, mailbox};
+use crate::mail::outbox::{Mail, MailKind, Recipient, addressees, batches, format_message};
 use crate::plan::Plan;
 use crate::player_id::PlayerId;
 use serde::Serialize;
@@ -236,12 +236,13 @@ pub fn publish(season: &SeasonDir, now: jiff::Timestamp, send: bool) -> Result<P
         }
         if config.mail.transport.queues() {
             let subject = format!("{}: after Match {}", config.title, m.number);
-            let mut queue = |to: Recipient,
-                             kind: MailKind,
-                             body: &str,
-                             bcc: Vec<lettre::message::Mailbox>,
-                             target: lettre::message::Mailbox|
-             -> Result<()> {
+            let mut queue = |to: Recipient, kind: MailKind, body: &str| -> Result<()> {
+                let addressed = addressees(&to, &config.mail, &season.season_toml(), |id| {
+                    config.player(id)
+                })?;
+                let Some((target, bcc)) = addressed else {
+                    return Ok(());
+                };
                 let mail = Mail {
                     round: m.number,
                     kind,
@@ -269,47 +270,22 @@ pub fn publish(season: &SeasonDir, now: jiff::Timestamp, send: bool) -> Result<P
                 Ok(())
             };
             for (id, text) in &reports.private {
-                let Some(p) = config.player(id) else { continue };
-                let Some(email) = &p.email else { continue };
-                queue(
-                    Recipient::Player(id.clone()),
-                    MailKind::Private,
-                    text,
-                    Vec::new(),
-                    mailbox(&p.name, email)?,
-                )?;
+                queue(Recipient::Player(id.clone()), MailKind::Private, text)?;
             }
-            match &config.mail.public_to {
-                Some(list) => {
-                    let to = list.parse().map_err(|e| {
-                        Error::invalid(season.season_toml(), "mail.public_to", format!("{e}"))
-                    })?;
-                    queue(
-                        Recipient::List,
-                        MailKind::Public,
-                        &reports.public,
-                        Vec::new(),
-                        to,
-                    )?;
-                }
+            let publics = match config.mail.public_to {
+                Some(_) => vec![Recipient::List],
                 None => {
-                    let with_mail: Vec<&crate::config::PlayerConfig> =
-                        config.cast.iter().filter(|p| p.email.is_some()).collect();
-                    for (batch, index) in with_mail.chunks(config.mail.bcc_batch).zip(1..) {
-                        let bcc = batch
-                            .iter()
-                            .map(|p| mailbox(&p.name, p.email.as_deref().unwrap_or_default()))
-                            .collect::<Result<Vec<_>>>()?;
-                        let players = batch.iter().map(|p| p.id.clone()).collect();
-                        queue(
-                            Recipient::Batch { index, players },
-                            MailKind::Public,
-                            &reports.public,
-                            bcc,
-                            from_mailbox(&config.mail)?,
-                        )?;
-                    }
+                    let with_mail: Vec<PlayerId> = config
+                        .cast
+                        .iter()
+                        .filter(|p| p.email.is_some())
+                        .map(|p| p.id.clone())
+                        .collect();
+                    batches(&with_mail, config.mail.bcc_batch)
                 }
+            };
+            for to in publics {
+                queue(to, MailKind::Public, &reports.public)?;
             }
         }
         // written last: a run killed before it writes this match's reports again
