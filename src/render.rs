@@ -482,6 +482,39 @@ fn tidy(text: &str) -> String {
     out
 }
 
+/// A fixed set of templates (`builtin`: name and source), each replaced by the file of the same
+/// name in `overrides` when there is one: the site's pages and the season reports. An error
+/// names the host's file (or the folder, when every template is built in).
+pub fn fixed_templates(builtin: &[(&str, &str)], overrides: &Path) -> Result<Tera> {
+    let mut tera = Tera::default();
+    let mut sources = Vec::new();
+    let mut local = Vec::new();
+    for (name, text) in builtin {
+        let path = overrides.join(name);
+        match crate::game_dir::read_optional(&path)? {
+            Some(text) => {
+                local.push(path);
+                sources.push((*name, text));
+            }
+            None => sources.push((*name, text.to_string())),
+        }
+    }
+    tera.add_raw_templates(sources).map_err(|e| {
+        let path = local
+            .first()
+            .cloned()
+            .unwrap_or_else(|| overrides.to_path_buf());
+        Error::invalid(path, "template", error_chain(&e))
+    })?;
+    Ok(tera)
+}
+
+/// Renders template `name` of a `fixed_templates` set.
+pub fn render_fixed(tera: &Tera, name: &str, ctx: &tera::Context) -> Result<String> {
+    tera.render(name, ctx)
+        .map_err(|e| Error::invalid(name, "template", error_chain(&e)))
+}
+
 pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut source = e.source();

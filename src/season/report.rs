@@ -8,7 +8,7 @@
 use super::SeasonDir;
 use super::events::What;
 use super::ledger::{Ledger, Match};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::game_dir::GameDir;
 use crate::mail::outbox::{Mail, MailKind, Recipient, addressees, batches, format_message};
 use crate::plan::Plan;
@@ -87,23 +87,10 @@ pub struct Published {
 }
 
 fn templates(overrides: &Path) -> Result<Tera> {
-    let mut tera = Tera::default();
+    let mut tera = crate::render::fixed_templates(BUILT_IN, overrides)?;
     tera.autoescape_on(Vec::new());
     tera.register_filter("wrap", crate::render::wrap_filter);
-    let mut sources = Vec::new();
-    for (name, builtin) in BUILT_IN {
-        let path = overrides.join(name);
-        let text = crate::game_dir::read_optional(&path)?.unwrap_or_else(|| builtin.to_string());
-        sources.push((*name, text));
-    }
-    tera.add_raw_templates(sources)
-        .map_err(|e| Error::invalid(overrides, "template", crate::render::error_chain(&e)))?;
     Ok(tera)
-}
-
-fn render(tera: &Tera, name: &str, ctx: &tera::Context) -> Result<String> {
-    tera.render(name, ctx)
-        .map_err(|e| Error::invalid(name, "template", crate::render::error_chain(&e)))
 }
 
 /// The reports of match `m`, from the ledger.
@@ -159,7 +146,7 @@ pub fn render_match(ledger: &Ledger, m: &Match, tera: &Tera) -> Result<Reports> 
     ctx.insert("match", &view);
     ctx.insert("standings", &standings);
     ctx.insert("events", &events);
-    let public = render(tera, "public.txt.tera", &ctx)?;
+    let public = crate::render::render_fixed(tera, "public.txt.tera", &ctx)?;
 
     let mut private = BTreeMap::new();
     for start in &m.players {
@@ -183,7 +170,10 @@ pub fn render_match(ledger: &Ledger, m: &Match, tera: &Tera) -> Result<Reports> 
         ctx.insert("season", &season);
         ctx.insert("match", &view);
         ctx.insert("player", &player);
-        private.insert(id.clone(), render(tera, "private.txt.tera", &ctx)?);
+        private.insert(
+            id.clone(),
+            crate::render::render_fixed(tera, "private.txt.tera", &ctx)?,
+        );
     }
     Ok(Reports { public, private })
 }

@@ -184,7 +184,7 @@ pub fn build(root: &Path, out: &Path) -> Result<SiteReport> {
         page(
             &mut plan,
             folder.join("index.html"),
-            render_context(&tera, "season.html.tera", &ctx)?,
+            crate::render::render_fixed(&tera, "season.html.tera", &ctx)?,
         );
     }
     let mut ctx = tera::Context::new();
@@ -194,7 +194,7 @@ pub fn build(root: &Path, out: &Path) -> Result<SiteReport> {
     page(
         &mut plan,
         out.join("index.html"),
-        render_context(&tera, "index.html.tera", &ctx)?,
+        crate::render::render_fixed(&tera, "index.html.tera", &ctx)?,
     );
     for game in &games {
         let folder = out.join(&game.path);
@@ -205,7 +205,7 @@ pub fn build(root: &Path, out: &Path) -> Result<SiteReport> {
         page(
             &mut plan,
             folder.join("index.html"),
-            render_context(&tera, "game.html.tera", &ctx)?,
+            crate::render::render_fixed(&tera, "game.html.tera", &ctx)?,
         );
         for (i, round) in game.rounds.iter().enumerate() {
             let view = RoundPage {
@@ -219,7 +219,7 @@ pub fn build(root: &Path, out: &Path) -> Result<SiteReport> {
             page(
                 &mut plan,
                 folder.join(&round.file),
-                render_context(&tera, "round.html.tera", &ctx)?,
+                crate::render::render_fixed(&tera, "round.html.tera", &ctx)?,
             );
         }
     }
@@ -244,7 +244,7 @@ pub fn build(root: &Path, out: &Path) -> Result<SiteReport> {
     page(
         &mut plan,
         out.join("feed.xml"),
-        render_context(&tera, "feed.xml.tera", &ctx)?,
+        crate::render::render_fixed(&tera, "feed.xml.tera", &ctx)?,
     );
     report.written = plan
         .entries()
@@ -425,33 +425,9 @@ fn load_game(dir: PathBuf, path: String) -> Result<GameView> {
 
 /// The site's templates: built in, each replaceable by a file of the same name in `overrides`.
 fn templates(overrides: &Path) -> Result<Tera> {
-    let mut tera = Tera::default();
+    let mut tera = crate::render::fixed_templates(BUILT_IN, overrides)?;
     tera.autoescape_on(vec![".html.tera", ".xml.tera"]);
-    let mut sources = Vec::new();
-    let mut local = Vec::new();
-    for (name, builtin) in BUILT_IN {
-        let path = overrides.join(name);
-        match crate::game_dir::read_optional(&path)? {
-            Some(text) => {
-                local.push(path);
-                sources.push((*name, text));
-            }
-            None => sources.push((*name, builtin.to_string())),
-        }
-    }
-    tera.add_raw_templates(sources).map_err(|e| {
-        let path = local
-            .first()
-            .cloned()
-            .unwrap_or_else(|| overrides.to_path_buf());
-        Error::invalid(path, "template", crate::render::error_chain(&e))
-    })?;
     Ok(tera)
-}
-
-fn render_context(tera: &Tera, name: &str, ctx: &tera::Context) -> Result<String> {
-    tera.render(name, ctx)
-        .map_err(|e| Error::invalid(name, "template", crate::render::error_chain(&e)))
 }
 
 #[cfg(test)]
