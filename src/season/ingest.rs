@@ -119,12 +119,10 @@ pub fn ingest(season: &SeasonDir, maildir: &Path, now: jiff::Timestamp) -> Resul
         if !dir.join("state.toml").is_file() {
             continue;
         }
-        let ctx = GameContext::load(GameDir::new(&dir))?;
         running.push(Running {
             folder: m.folder.clone(),
-            title: ctx.config.title.clone(),
-            emails: ctx
-                .config
+            title: m.title.clone(),
+            emails: m
                 .players
                 .iter()
                 .filter_map(|p| p.email.as_deref().map(str::to_ascii_lowercase))

@@ -62,6 +62,8 @@ pub struct Starting {
     pub id: PlayerId,
     pub garnets: i64,
     pub tokens: u32,
+    /// The match's own address for them (what its ingest maps mail by).
+    pub email: Option<String>,
 }
 
 impl Match {
@@ -443,6 +445,7 @@ fn read_match(
                 id: p.id.clone(),
                 garnets: p.garnets,
                 tokens: p.tokens_of_life,
+                email: p.email.clone(),
             })
             .collect(),
         over,
