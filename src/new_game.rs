@@ -66,21 +66,7 @@ pub fn create(game: &str, game_dir: &Path, players: Option<&Path>) -> Result<Str
     let (template, sample) = template(id);
     let players_toml = match players {
         // every column of the file is kept, the id first
-        Some(path) => {
-            let file: PlayersFile = crate::host_file::parse(path, &read_string(path)?)?;
-            file.players
-                .iter()
-                .map(|p| {
-                    let mut rest = p.clone();
-                    let id = rest
-                        .remove("id")
-                        .map_or_else(String::new, |id| format!("id = {id}\n"));
-                    let rest = toml::to_string(&rest).expect("tables serialize");
-                    format!("[[players]]\n{id}{rest}")
-                })
-                .collect::<Vec<_>>()
-                .join("\n")
-        }
+        Some(path) => players_from_file(path)?,
         None => SAMPLE_PLAYERS[..sample].iter().fold(String::new(), |mut out, id| {
             let name = format!("{}{}", id[..1].to_ascii_uppercase(), &id[1..]);
             let _ = writeln!(
@@ -101,9 +87,33 @@ pub fn create(game: &str, game_dir: &Path, players: Option<&Path>) -> Result<Str
     Ok("game.toml and .gitignore".into())
 }
 
+/// The `[[players]]` of a players file (`new --players`, `season new --players`) as TOML for
+/// game.toml or season.toml: every column of the file kept, the id first.
+pub(crate) fn players_from_file(path: &Path) -> Result<String> {
+    let file: PlayersFile = crate::host_file::parse(path, &read_string(path)?)?;
+    Ok(file
+        .players
+        .iter()
+        .map(|p| {
+            let mut rest = p.clone();
+            let id = rest
+                .remove("id")
+                .map_or_else(String::new, |id| format!("id = {id}\n"));
+            let rest = toml::to_string(&rest).expect("tables serialize");
+            format!("[[players]]\n{id}{rest}")
+        })
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+/// The `.gitignore` lines of a game directory (for a season's, under `matches/*/`).
+pub(crate) fn gitignored() -> impl Iterator<Item = &'static str> {
+    GITIGNORE.lines().filter(|l| !l.starts_with('#'))
+}
+
 /// A seed from the operating system's randomness, within what TOML can hold: every new game is
 /// dealt differently, and only the host knows how.
-fn random_seed() -> u64 {
+pub(crate) fn random_seed() -> u64 {
     use rand::RngExt;
     rand::rng().random::<u64>() >> 1
 }

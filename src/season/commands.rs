@@ -6,7 +6,7 @@ use super::{ENTRY, SeasonDir};
 use crate::app::{WithGame, dispatch};
 use crate::context::GameContext;
 use crate::error::{Error, Result};
-use crate::game_dir::{GameDir, read_string, write_atomic};
+use crate::game_dir::{GameDir, write_atomic};
 use crate::games::{Game, GameId};
 use crate::player_id::PlayerId;
 use serde::Serialize;
@@ -27,8 +27,6 @@ pub fn new(
             season.display()
         )));
     }
-    let text = read_string(players)?;
-    let file: PlayersFile = crate::host_file::parse(players, &text)?;
     let title = title.map(str::to_owned).unwrap_or_else(|| {
         season
             .file_name()
@@ -43,7 +41,7 @@ pub fn new(
     );
     let head = SeasonHead {
         title: &title,
-        seed: seed.unwrap_or_else(random_seed),
+        seed: seed.unwrap_or_else(crate::new_game::random_seed),
     };
     out.push_str(&toml::to_string(&head).expect("season heads serialize"));
     out.push_str(
@@ -51,43 +49,25 @@ pub fn new(
          from = \"Season Host <host@example.org>\"\n\
          transport = \"file\"       # none | file | smtp | sendmail (see README, Mail)\n\n",
     );
-    // each player as written, the id first
-    for p in &file.players {
-        let mut rest = p.clone();
-        let id = rest.remove("id").map(|id| format!("id = {id}\n"));
-        let _ = write!(
-            out,
-            "[[players]]\n{}{}\n",
-            id.unwrap_or_default(),
-            toml::to_string(&rest).expect("tables serialize")
-        );
-    }
+    out.push_str(&crate::new_game::players_from_file(players)?);
     let path = season.join("season.toml");
     super::config::SeasonConfig::parse(&path, &out)?; // what we write must load
     write_atomic(&path, out.as_bytes())?;
     crate::game_dir::create_dir(&season.join("matches"))?;
-    write_atomic(
-        &season.join(".gitignore"),
-        b"# written by `adjudicate season new`\nmatches/*/.adjudicate.lock\nmatches/*/.adjudicate-*\nmatches/*/secrets.toml\nmatches/*/rounds/*/submissions/\nmatches/*/.cache/\nmatches/.*.tmp\n",
-    )?;
+    // each match's own ignores, and the temp folder of an interrupted `season match`
+    let mut ignore = String::from("# written by `adjudicate season new`\n");
+    for line in crate::new_game::gitignored() {
+        let _ = writeln!(ignore, "matches/*/{line}");
+    }
+    ignore.push_str("matches/.*.tmp\n");
+    write_atomic(&season.join(".gitignore"), ignore.as_bytes())?;
     Ok(path)
-}
-
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PlayersFile {
-    players: Vec<toml::Table>,
 }
 
 #[derive(Serialize)]
 struct SeasonHead<'a> {
     title: &'a str,
     seed: u64,
-}
-
-fn random_seed() -> u64 {
-    use rand::RngExt;
-    rand::rng().random::<u64>() >> 1
 }
 
 /// A match's seed: drawn from the season's seed and the match number (so a season replays).
