@@ -149,121 +149,194 @@ pub fn opening(state: &State) -> RoundResult {
     RoundResult::without_garnets(&public, private)
 }
 
+/// What a resolution tells the players, noted as the rules run. The tick notes everything
+/// (`Record`); the simulator notes nothing (`()`), so both run the same rules, in place, and only
+/// the tick pays for the announcement and the reports. Players are numbered in id order.
+pub trait Notes {
+    /// A part chosen at random for player `i` (`what`, in words).
+    fn defaulted(&mut self, i: usize, what: &'static str) {
+        let _ = (i, what);
+    }
+    fn placed(&mut self, i: usize, placement: &Placement) {
+        let _ = (i, placement);
+    }
+    fn candles(&mut self, i: usize, plan: &CandlePlan) {
+        let _ = (i, plan);
+    }
+    fn received(&mut self, to: &PlayerId, candle: God) {
+        let _ = (to, candle);
+    }
+}
+
+impl Notes for () {}
+
+/// What a round of the race did, for the announcement.
+pub struct Race {
+    pub ceremonies: [Counts; 3],
+    pub rituals: BTreeSet<God>,
+    pub log: race::Log,
+}
+
+/// What `advance` did: the race (rounds 1+) and, at the end, the standings.
+pub struct Step {
+    pub race: Option<Race>,
+    pub standings: Option<Standings>,
+}
+
+/// Resolves the current round in place (rulings 1, 2, 9–11): the rules themselves, shared by the
+/// tick (`resolve`) and the simulator, which plays whole games without building results.
+pub fn advance(state: &mut State, seed: u64, notes: &mut impl Notes) -> Step {
+    let round = state.round;
+    // Meadows for the next round (ruling 1): the latest valid choice, or a random other meadow.
+    let meadows: Vec<God> = state
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, (id, p))| {
+            p.live.meadow.unwrap_or_else(|| {
+                notes.defaulted(i, "your next meadow (no valid meadow was sent)");
+                let others: Vec<God> = God::ALL
+                    .iter()
+                    .copied()
+                    .filter(|g| *g != p.meadow)
+                    .collect();
+                *others
+                    .choose(&mut rng::stream(
+                        seed,
+                        round,
+                        &format!("god-race/default-meadow/{id}"),
+                    ))
+                    .expect("four other meadows")
+            })
+        })
+        .collect();
+    let race = if round == 0 {
+        round_zero(state, &meadows, notes, seed);
+        None
+    } else {
+        Some(race_round(state, notes, seed))
+    };
+    for (p, m) in state.players.values_mut().zip(&meadows) {
+        p.meadow = *m;
+        p.live = Live::default();
+    }
+    let over = state.podium.len() >= 3
+        || (state.options.max_rounds > 0 && round >= state.options.max_rounds);
+    let standings = if over {
+        state.finished = true;
+        for p in state.players.values_mut() {
+            p.hand.clear();
+            p.meadow_orb = None;
+        }
+        Some(finish(state))
+    } else {
+        draw_hands(state, seed, round + 1);
+        state.round = round + 1;
+        None
+    };
+    state.rounds_played += 1;
+    Step { race, standings }
+}
+
+/// The notes of one resolution, per player in id order, for the private reports.
+struct Record {
+    private: Vec<Private>,
+    defaults: Vec<bool>,
+    index: BTreeMap<PlayerId, usize>,
+}
+
+impl Notes for Record {
+    fn defaulted(&mut self, i: usize, what: &'static str) {
+        self.defaults[i] = true;
+        self.private[i].defaulted.push(what.to_owned());
+    }
+    fn placed(&mut self, i: usize, placement: &Placement) {
+        self.private[i].placed = Some(placement.clone());
+    }
+    fn candles(&mut self, i: usize, plan: &CandlePlan) {
+        let note = &mut self.private[i];
+        note.lit = plan.light.clone();
+        note.bought = plan.buy.clone();
+        note.gave = plan.give.clone();
+    }
+    fn received(&mut self, to: &PlayerId, candle: God) {
+        if let Some(i) = self.index.get(to) {
+            self.private[*i].received.push(candle);
+        }
+    }
+}
+
 pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
     let mut next = state.clone();
-    let mut private: BTreeMap<PlayerId, Private> = BTreeMap::new();
-    let mut defaults = BTreeSet::new();
+    let mut record = Record {
+        private: state.players.values().map(|p| Private::new(p.meadow)).collect(),
+        defaults: vec![false; state.players.len()],
+        index: state
+            .players
+            .keys()
+            .enumerate()
+            .map(|(i, id)| (id.clone(), i))
+            .collect(),
+    };
+    let step = advance(&mut next, seed, &mut record);
     let round = state.round;
-    let rand_for =
-        |what: &str, id: &PlayerId| rng::stream(seed, round, &format!("god-race/{what}/{id}"));
-
-    // Meadows for the next round (ruling 1): the latest valid choice, or a random other meadow.
-    let mut meadows = BTreeMap::new();
-    for (id, p) in &state.players {
-        let mut note = private
-            .entry(id.clone())
-            .or_insert_with(|| Private::new(p.meadow));
-        let m = p.live.meadow.unwrap_or_else(|| {
-            defaults.insert(id.clone());
-            note.defaulted
-                .push("your next meadow (no valid meadow was sent)".into());
-            let others: Vec<God> = God::ALL
-                .iter()
-                .copied()
-                .filter(|g| *g != p.meadow)
-                .collect();
-            *others
-                .choose(&mut rand_for("default-meadow", id))
-                .expect("four other meadows")
-        });
-        meadows.insert(id.clone(), m);
-        note = private.get_mut(id).expect("just inserted");
-        note.support = p.support.clone();
-    }
-
     let mut public = Public {
         round,
         orbs: Vec::new(),
         rituals: Vec::new(),
         winners: Vec::new(),
         moves: Vec::new(),
-        podium: state.podium.clone(),
-        places: BTreeMap::new(),
+        podium: next.podium.clone(),
+        places: next
+            .podium
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (*g, race::place(i + 1).to_owned()))
+            .collect(),
         finished_now: Vec::new(),
-        spaces: BTreeMap::new(),
-        meadows: meadows.clone(),
-        defaults: Vec::new(),
-        picture: Vec::new(),
-        next_round: None,
-        r#final: None,
+        spaces: next.gods.clone(),
+        meadows: next
+            .players
+            .iter()
+            .map(|(id, p)| (id.clone(), p.meadow))
+            .collect(),
+        defaults: state
+            .players
+            .keys()
+            .zip(&record.defaults)
+            .filter(|(_, d)| **d)
+            .map(|(id, _)| id.clone())
+            .collect(),
+        picture: picture(&next),
+        next_round: (!next.finished).then_some(next.round),
+        r#final: step.standings.map(|s| final_of(&next, s)),
     };
-    let garnets_before: BTreeMap<PlayerId, i64> = state
-        .players
-        .iter()
-        .map(|(id, p)| (id.clone(), p.garnets))
-        .collect();
-
-    if round == 0 {
-        round_zero(
-            state,
-            &mut next,
-            &meadows,
-            &mut private,
-            &mut defaults,
-            seed,
-        );
-    } else {
-        race_round(
-            state,
-            &mut next,
-            &mut public,
-            &mut private,
-            &mut defaults,
-            seed,
-        );
+    if let Some(race) = step.race {
+        public.orbs = race.ceremonies.to_vec();
+        public.rituals = race.rituals.into_iter().collect();
+        public.winners = race
+            .log
+            .winners
+            .iter()
+            .map(|w| w.map_or("none", |g| g.name()).to_owned())
+            .collect();
+        public.moves = race.log.moves;
+        public.finished_now = race.log.finished;
     }
-    for (id, p) in next.players.iter_mut() {
-        p.meadow = meadows[id];
-        p.live = Live::default();
-    }
-
-    let over = next.podium.len() >= 3
-        || (state.options.max_rounds > 0 && round >= state.options.max_rounds);
-    if over {
-        next.finished = true;
-        public.r#final = Some(finish(&mut next));
-        for p in next.players.values_mut() {
-            p.hand.clear();
-            p.meadow_orb = None;
-        }
-    } else {
-        draw_hands(&mut next, seed, round + 1);
-        next.round = round + 1;
-        public.next_round = Some(next.round);
-    }
-    next.rounds_played += 1;
-    public.podium = next.podium.clone();
-    public.places = next
-        .podium
-        .iter()
-        .enumerate()
-        .map(|(i, g)| (*g, race::place(i + 1).to_owned()))
-        .collect();
-    public.spaces = next.gods.clone();
-    public.defaults = defaults.into_iter().collect();
-    public.picture = picture(&next);
-
     let garnets: BTreeMap<PlayerId, i64> = next
         .players
         .iter()
-        .map(|(id, p)| (id.clone(), p.garnets - garnets_before[id]))
+        .zip(state.players.values())
+        .map(|((id, p), before)| (id.clone(), p.garnets - before.garnets))
         .collect();
-    let private = private
-        .into_iter()
-        .map(|(id, mut note)| {
-            let p = &next.players[&id];
+    let private = next
+        .players
+        .iter()
+        .zip(record.private)
+        .map(|((id, p), mut note)| {
+            note.support = p.support.clone();
             note.garnets = p.garnets;
-            note.garnets_change = garnets[&id];
+            note.garnets_change = garnets[id];
             note.meadow = p.meadow;
             note.hand = p.hand.clone();
             note.candles = p.candles.clone();
@@ -275,12 +348,12 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
             note.max_buy = p.garnets / CANDLE_PRICE;
             note.playing = !next.finished;
             if let Some(f) = &public.r#final {
-                note.score = f.scores.get(&id).copied();
-                note.tokens = f.tokens.get(&id).copied().unwrap_or(0);
-                note.winner = f.winners.contains(&id);
-                note.elimination = f.elimination.contains(&id);
+                note.score = f.scores.get(id).copied();
+                note.tokens = f.tokens.get(id).copied().unwrap_or(0);
+                note.winner = f.winners.contains(id);
+                note.elimination = f.elimination.contains(id);
             }
-            (id, to_table(&note))
+            (id.clone(), to_table(&note))
         })
         .collect();
     Resolution {
@@ -293,24 +366,13 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
     }
 }
 
-/// Round 0 (rulings 1 and 2): scoring orbs, garnets, the box and the first candles.
-fn round_zero(
-    state: &State,
-    next: &mut State,
-    meadows: &BTreeMap<PlayerId, God>,
-    private: &mut BTreeMap<PlayerId, Private>,
-    defaults: &mut BTreeSet<PlayerId>,
-    seed: u64,
-) {
+/// Round 0 (rulings 1 and 2): scoring orbs, garnets, the box and the first candles. `meadows`:
+/// each player's next meadow (the current one is still in the state).
+fn round_zero(state: &mut State, meadows: &[God], notes: &mut impl Notes, seed: u64) {
     let mut orb_box: Counts = God::ALL.iter().map(|g| (*g, 1)).collect();
-    for (id, p) in &state.players {
-        let support = p.live.support.clone().unwrap_or_else(|| {
-            defaults.insert(id.clone());
-            private
-                .get_mut(id)
-                .expect("all players")
-                .defaulted
-                .push("your scoring orbs (none valid was sent)".into());
+    for (i, (id, me)) in state.players.iter_mut().enumerate() {
+        let support = me.live.support.take().unwrap_or_else(|| {
+            notes.defaulted(i, "your scoring orbs (none valid was sent)");
             let mut gods = God::ALL.to_vec();
             gods.shuffle(&mut rng::stream(
                 seed,
@@ -324,46 +386,32 @@ fn round_zero(
         for god in God::ALL.iter().filter(|g| !support.contains(g)) {
             *orb_box.entry(*god).or_default() += 1;
         }
+        let next_meadow = meadows[i];
         let gained = support
             .iter()
-            .filter(|g| **g == p.meadow || **g == meadows[id])
+            .filter(|g| **g == me.meadow || **g == next_meadow)
             .count() as i64;
-        let me = next.players.get_mut(id).expect("all players");
         me.garnets += gained;
-        me.support = support.clone();
-        let mut candles = vec![p.meadow, meadows[id]];
+        me.support = support;
+        let mut candles = vec![me.meadow, next_meadow];
         candles.sort();
         me.candles = candles;
-        private.get_mut(id).expect("all players").support = support;
     }
-    next.orb_box = orb_box;
+    state.orb_box = orb_box;
 }
 
 /// Rounds 1+: candles and rituals, the race, orbs back to the box and recoloured, gifts.
-fn race_round(
-    state: &State,
-    next: &mut State,
-    public: &mut Public,
-    private: &mut BTreeMap<PlayerId, Private>,
-    defaults: &mut BTreeSet<PlayerId>,
-    seed: u64,
-) {
+fn race_round(state: &mut State, notes: &mut impl Notes, seed: u64) -> Race {
     let mut ceremonies: [Counts; 3] = Default::default();
     let mut rituals = BTreeSet::new();
     let mut gifts: Vec<Gift> = Vec::new();
-    for (id, p) in &state.players {
-        let note = private.get_mut(id).expect("all players");
-        let placement = p.live.placement.clone().unwrap_or_else(|| {
-            defaults.insert(id.clone());
-            note.defaulted
-                .push("your orb placement (no valid placement was sent)".into());
+    let round = state.round;
+    for (i, (id, me)) in state.players.iter_mut().enumerate() {
+        let placement = me.live.placement.take().unwrap_or_else(|| {
+            notes.defaulted(i, "your orb placement (no valid placement was sent)");
             random_placement(
-                &p.hand,
-                &mut rng::stream(
-                    seed,
-                    state.round,
-                    &format!("god-race/default-placement/{id}"),
-                ),
+                &me.hand,
+                &mut rng::stream(seed, round, &format!("god-race/default-placement/{id}")),
             )
         });
         for (c, orbs) in placement.ceremonies().iter().enumerate() {
@@ -371,10 +419,9 @@ fn race_round(
                 *ceremonies[c].entry(*god).or_default() += 1;
             }
         }
-        note.placed = Some(placement);
+        notes.placed(i, &placement);
         // ruling 10 and the candle part: buy, then light and give from what is held
-        let plan = p.live.candles.clone().unwrap_or_default();
-        let me = next.players.get_mut(id).expect("all players");
+        let plan = me.live.candles.take().unwrap_or_default();
         me.garnets -= CANDLE_PRICE * plan.buy.len() as i64;
         me.candles.extend(&plan.buy);
         for god in plan.light.iter().chain(plan.give.iter().map(|g| &g.candle)) {
@@ -383,68 +430,59 @@ fn race_round(
             }
         }
         rituals.extend(plan.light.iter().copied());
-        gifts.extend(plan.give.iter().cloned());
-        let CandlePlan { light, buy, give } = plan;
-        (note.lit, note.bought, note.gave) = (light, buy, give);
+        notes.candles(i, &plan);
+        gifts.extend(plan.give);
     }
     let mut track = Track {
-        spaces: state.gods.clone(),
-        podium: state.podium.clone(),
+        spaces: std::mem::take(&mut state.gods),
+        podium: std::mem::take(&mut state.podium),
         goal: state.options.spaces,
     };
     let log = race::evaluate(&mut track, &rituals, &ceremonies);
 
     // Ruling 9: drawn orbs return to the box; the box orbs of gods that finished are recoloured.
     for p in state.players.values() {
-        let mut drawn = p.hand.clone();
-        if let Some(m) = p.meadow_orb
-            && let Some(i) = drawn.iter().position(|g| *g == m)
-        {
-            drawn.remove(i);
-        }
-        for god in drawn {
-            *next.orb_box.entry(god).or_default() += 1;
+        let mut skip_meadow = p.meadow_orb;
+        for god in &p.hand {
+            if skip_meadow == Some(*god) {
+                skip_meadow = None;
+                continue;
+            }
+            *state.orb_box.entry(*god).or_default() += 1;
         }
     }
     for god in &log.finished {
-        let k = next.orb_box.remove(god).unwrap_or(0);
-        let racing: Vec<God> = track.spaces.keys().copied().collect();
-        if racing.is_empty() {
-            next.discarded += k;
+        let k = state.orb_box.remove(god).unwrap_or(0);
+        let racing = track.spaces.len() as u32;
+        if racing == 0 {
+            state.discarded += k;
             continue;
         }
-        let share = k / racing.len() as u32;
-        for g in &racing {
-            if share > 0 {
-                *next.orb_box.entry(*g).or_default() += share;
+        let share = k / racing;
+        if share > 0 {
+            for g in track.spaces.keys() {
+                *state.orb_box.entry(*g).or_default() += share;
             }
         }
-        next.discarded += k % racing.len() as u32;
+        state.discarded += k % racing;
     }
-    next.orb_box.retain(|_, n| *n > 0);
+    state.orb_box.retain(|_, n| *n > 0);
     for gift in gifts {
-        let to = next.players.get_mut(&gift.to).expect("checked on receipt");
-        to.candles.push(gift.candle);
-        private
-            .get_mut(&gift.to)
-            .expect("all players")
-            .received
-            .push(gift.candle);
+        if let Some(to) = state.players.get_mut(&gift.to) {
+            to.candles.push(gift.candle);
+            notes.received(&gift.to, gift.candle);
+        }
     }
-    for p in next.players.values_mut() {
+    for p in state.players.values_mut() {
         p.candles.sort();
     }
-    next.gods = track.spaces;
-    next.podium = track.podium;
-    public.orbs = ceremonies.to_vec();
-    public.rituals = rituals.into_iter().collect();
-    public.winners = log
-        .winners
-        .iter()
-        .map(|w| w.map_or("none", |g| g.name()).to_owned())
-        .collect();
-    public.moves = log.moves;
-    public.finished_now = log.finished;
+    state.gods = track.spaces;
+    state.podium = track.podium;
+    Race {
+        ceremonies,
+        rituals,
+        log,
+    }
 }
 
 /// Ruling 2: each player in id order draws min(3, what is left) orbs without replacement, and
@@ -489,55 +527,82 @@ fn random_placement(hand: &[God], rng: &mut GameRng) -> Placement {
     }
 }
 
+/// The end of a race (ruling 11), per player in id order.
+pub struct Standings {
+    pub god_points: [u32; 5],
+    pub scores: Vec<u32>,
+    pub top: u32,
+    pub bottom: u32,
+}
+
+impl Standings {
+    pub fn winner(&self, i: usize) -> bool {
+        self.scores[i] == self.top
+    }
+    pub fn elimination(&self, i: usize) -> bool {
+        self.scores[i] == self.bottom
+    }
+    /// Tokens of Life won by player `i`: two for a sole winner, one each for joint winners.
+    pub fn tokens(&self, i: usize) -> u32 {
+        match self.scores.iter().filter(|s| **s == self.top).count() {
+            _ if !self.winner(i) => 0,
+            1 => 2,
+            _ => 1,
+        }
+    }
+}
+
 /// Ruling 11: 3/2/1/0/0 by podium; a player scores the sum for their two gods and earns as many
 /// garnets; the highest score wins a Token (two for a sole winner); the lowest are Elimination
 /// Candidates.
-fn finish(state: &mut State) -> Final {
-    let god_points: BTreeMap<God, u32> = God::ALL
-        .iter()
-        .map(|g| {
-            (
-                *g,
-                state
-                    .podium
-                    .iter()
-                    .position(|p| p == g)
-                    .map_or(0, |i| 3u32.saturating_sub(i as u32)),
-            )
+fn finish(state: &mut State) -> Standings {
+    let mut god_points = [0u32; 5];
+    for (place, god) in state.podium.iter().enumerate() {
+        god_points[*god as usize] = 3u32.saturating_sub(place as u32);
+    }
+    let scores: Vec<u32> = state
+        .players
+        .values_mut()
+        .map(|p| {
+            let score: u32 = p.support.iter().map(|g| god_points[*g as usize]).sum();
+            p.garnets += i64::from(score);
+            score
         })
         .collect();
-    let scores: BTreeMap<PlayerId, u32> = state
-        .players
-        .iter()
-        .map(|(id, p)| (id.clone(), p.support.iter().map(|g| god_points[g]).sum()))
-        .collect();
-    for (id, p) in state.players.iter_mut() {
-        p.garnets += i64::from(scores[id]);
-    }
-    let top = scores.values().copied().max().unwrap_or(0);
-    let bottom = scores.values().copied().min().unwrap_or(0);
-    let winners: Vec<PlayerId> = scores
-        .iter()
-        .filter(|(_, s)| **s == top)
-        .map(|(id, _)| id.clone())
-        .collect();
-    let elimination: Vec<PlayerId> = scores
-        .iter()
-        .filter(|(_, s)| **s == bottom)
-        .map(|(id, _)| id.clone())
-        .collect();
-    let per_winner = if winners.len() == 1 { 2 } else { 1 };
-    Final {
+    Standings {
         god_points,
+        top: scores.iter().copied().max().unwrap_or(0),
+        bottom: scores.iter().copied().min().unwrap_or(0),
+        scores,
+    }
+}
+
+/// `[public.final]` of the last round.
+fn final_of(state: &State, s: Standings) -> Final {
+    let ids: Vec<&PlayerId> = state.players.keys().collect();
+    let pick = |keep: &dyn Fn(usize) -> bool| -> Vec<PlayerId> {
+        (0..ids.len())
+            .filter(|i| keep(*i))
+            .map(|i| ids[i].clone())
+            .collect()
+    };
+    Final {
+        god_points: God::ALL
+            .iter()
+            .map(|g| (*g, s.god_points[*g as usize]))
+            .collect(),
         support: state
             .players
             .iter()
             .map(|(id, p)| (id.clone(), p.support.clone()))
             .collect(),
-        tokens: winners.iter().map(|id| (id.clone(), per_winner)).collect(),
-        scores,
-        winners,
-        elimination,
+        tokens: (0..ids.len())
+            .filter(|i| s.winner(*i))
+            .map(|i| (ids[i].clone(), s.tokens(i)))
+            .collect(),
+        winners: pick(&|i| s.winner(i)),
+        elimination: pick(&|i| s.elimination(i)),
+        scores: ids.iter().map(|id| (*id).clone()).zip(s.scores).collect(),
     }
 }
 
