@@ -64,6 +64,7 @@ pub enum Command {
         verbosity: Verbosity,
     },
     Season(SeasonCommand),
+    Simulate(crate::simulate::plan::Request),
     Ingest {
         game_dir: PathBuf,
         source: Option<crate::ingest::Source>,
@@ -378,6 +379,7 @@ fn execute(command: Command) -> Result<u8> {
             verbosity,
         } => site(&root, &out_dir, verbosity),
         Command::Season(command) => season(command),
+        Command::Simulate(request) => crate::simulate::simulate(&request).map(|()| exit::OK),
     }
 }
 

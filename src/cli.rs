@@ -141,6 +141,55 @@ Cron: adjudicate round --all -q ~/games   (season matches included)"
         #[command(subcommand)]
         command: SeasonSub,
     },
+    /// Play many whole games with bots, in memory, to see who wins a design before players do.
+    #[command(
+        long_about = "Plays N whole games with bots through the same rules the tick uses (no files, \
+no templates), on every core, and prints who wins (by role, alignment, strategy and seat), how long \
+games last, points, garnets, Elimination Candidates and Tokens, with 95% confidence intervals. The \
+same command prints the same numbers (every game is seeded from --seed).",
+        after_help = "Bots: `random` (a uniformly random legal player) and each game's strategy: \
+god-race leader, room-swap best-response, planar-control hunter, final-ritual greedy.\n\
+Examples:\n  adjudicate simulate god-race --games 100000\n  \
+adjudicate simulate final-ritual --games 20000 --sweep options.selfish_hand=5..10 --out balance/\n  \
+adjudicate simulate ~/games/match7 --games 5000 --bots random=3,leader\n\
+Exit codes: 0 done, 2 usage error (a bad flag or option), 65 invalid game directory, 74 I/O error."
+    )]
+    Simulate {
+        /// A game id (god-race, room-swap, planar-control, final-ritual) or a game directory
+        /// whose game.toml gives the options and players.
+        game: String,
+        /// Games per setting (1 to 10,000,000).
+        #[arg(long, short = 'n', value_name = "N")]
+        games: u64,
+        /// Players per game (a game id's default: the rules' number; a game directory: its own).
+        #[arg(long, value_name = "K")]
+        players: Option<usize>,
+        /// Garnets every player starts with (default 10 for a game id; a directory's balances).
+        #[arg(long, value_name = "G")]
+        garnets: Option<i64>,
+        /// Change an option, as in game.toml's [options] (repeatable).
+        #[arg(long, value_name = "options.KEY=VALUE")]
+        set: Vec<String>,
+        /// Play every whole-number value of one option, A to B; one table per value.
+        #[arg(long, value_name = "options.KEY=A..B")]
+        sweep: Option<String>,
+        /// Which bots play: NAME for all, or NAME=COUNT,… (a name without count takes the rest).
+        /// Default: every player plays the game's strategy.
+        #[arg(long, value_name = "MIX")]
+        bots: Option<String>,
+        /// The seed every game's seed comes from.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads (default: every core).
+        #[arg(long, short = 'j', value_name = "J")]
+        jobs: Option<usize>,
+        /// Also write results.csv, lengths.csv, SVG charts and index.html into DIR.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// No progress bar and no timing on stderr.
+        #[arg(short, long)]
+        quiet: bool,
+    },
     /// Take submissions from mail or a chat export into the current round's submissions/.
     #[command(after_help = "Example: adjudicate ingest ~/games/match7 --maildir ~/Maildir/match7")]
     Ingest {
@@ -352,6 +401,31 @@ fn into_command(cli: Cli) -> Command {
                 no_send,
                 now,
             },
+        }),
+        Sub::Simulate {
+            game,
+            games,
+            players,
+            garnets,
+            set,
+            sweep,
+            bots,
+            seed,
+            jobs,
+            out,
+            quiet,
+        } => Command::Simulate(crate::simulate::plan::Request {
+            target: game,
+            games,
+            players,
+            garnets,
+            set,
+            sweep,
+            bots,
+            seed,
+            jobs,
+            out,
+            quiet,
         }),
         Sub::Site {
             root,

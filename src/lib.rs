@@ -36,6 +36,7 @@ pub mod report;
 pub mod rng;
 pub mod round;
 pub mod season;
+pub mod simulate;
 pub mod site;
 pub mod status;
 pub mod submission;

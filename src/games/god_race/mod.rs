@@ -3,6 +3,7 @@
 //! candles that trigger the gods' abilities. Spec: `../shared/spec/god-race.md`; our rulings:
 //! `games/god-race/README.md`.
 
+pub mod bots;
 pub mod gods;
 pub mod race;
 mod receive;

@@ -269,7 +269,11 @@ impl Notes for Record {
 pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
     let mut next = state.clone();
     let mut record = Record {
-        private: state.players.values().map(|p| Private::new(p.meadow)).collect(),
+        private: state
+            .players
+            .values()
+            .map(|p| Private::new(p.meadow))
+            .collect(),
         defaults: vec![false; state.players.len()],
         index: state
             .players
@@ -556,18 +560,23 @@ impl Standings {
 /// garnets; the highest score wins a Token (two for a sole winner); the lowest are Elimination
 /// Candidates.
 fn finish(state: &mut State) -> Standings {
+    let standings = standings(state);
+    for (p, score) in state.players.values_mut().zip(&standings.scores) {
+        p.garnets += i64::from(*score);
+    }
+    standings
+}
+
+/// The standings of the podium as it stands (the final ones once the race is over).
+pub fn standings(state: &State) -> Standings {
     let mut god_points = [0u32; 5];
     for (place, god) in state.podium.iter().enumerate() {
         god_points[*god as usize] = 3u32.saturating_sub(place as u32);
     }
     let scores: Vec<u32> = state
         .players
-        .values_mut()
-        .map(|p| {
-            let score: u32 = p.support.iter().map(|g| god_points[*g as usize]).sum();
-            p.garnets += i64::from(score);
-            score
-        })
+        .values()
+        .map(|p| p.support.iter().map(|g| god_points[*g as usize]).sum())
         .collect();
     Standings {
         god_points,

@@ -1,0 +1,229 @@
+//! `adjudicate simulate`: whole games played by bots, in memory, through the same engines the
+//! tick uses (no files, no templates), to measure a game's balance before players find out.
+//!
+//! Invariants:
+//! - Every number printed is a function of the command line alone: game `i` of every setting is
+//!   seeded from `--seed` and `i` (so the settings of a sweep are compared on the same deals),
+//!   and the statistics are integer sums, merged in any order (`stats`).
+//! - Memory is flat in the number of games: each game is folded into its thread's sums and
+//!   dropped.
+//! - A bot sees only what its player would see (`Simulated::play` hands each bot its own view),
+//!   and submits through the rules' own validation or, on a fast path, a choice the rules' own
+//!   validation accepts (tested by replaying simulated games through the tick).
+
+pub mod charts;
+pub mod plan;
+pub mod run;
+pub mod stats;
+pub mod table;
+
+use crate::doc::Doc;
+use crate::games::{Game, Setup, SetupError};
+use crate::player_id::PlayerId;
+use plan::Setting;
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use stats::{End, Tally};
+
+/// The random generator of the bots (never of the rules, which draw from `crate::rng`).
+pub type BotRng = rand_chacha::ChaCha8Rng;
+
+/// A game cut off after this many resolutions counts as unfinished (a Room Swap that ties for
+/// ever, a God Race whose ceremonies keep tying).
+pub const MAX_ROUNDS: u32 = 500;
+
+/// How a bot plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Strategy {
+    /// A uniformly random legal choice.
+    Random,
+    /// The game's sensible strategy (`Simulated::STRATEGY`).
+    Smart,
+}
+
+impl Strategy {
+    pub const ALL: [Strategy; 2] = [Strategy::Random, Strategy::Smart];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn name<G: Simulated>(self) -> &'static str {
+        match self {
+            Strategy::Random => "random",
+            Strategy::Smart => G::STRATEGY,
+        }
+    }
+}
+
+/// `adjudicate simulate`: checks the request, plays its games, prints the tables on stdout (and
+/// the time taken on stderr), and writes `--out`.
+pub fn simulate(request: &plan::Request) -> crate::error::Result<()> {
+    use crate::games::{GameId, god_race};
+    let base = plan::Base::find(&request.target)?;
+    match base.game {
+        GameId::GodRace => simulate_game::<god_race::GodRace>(request, base),
+        _ => Err(crate::error::Error::Usage(format!(
+            "{} is a season round, not a match: there is nothing to balance",
+            base.game.name()
+        ))),
+    }
+}
+
+fn simulate_game<G: Simulated>(
+    request: &plan::Request,
+    base: plan::Base,
+) -> crate::error::Result<()> {
+    let plan = plan::Plan::new::<G>(request, base)?;
+    let started = std::time::Instant::now();
+    let all = run::run::<G>(&plan, request.quiet)?;
+    let seconds = started.elapsed().as_secs_f64();
+    print!("{}", table::report::<G>(&plan, &all));
+    if let Some(out) = &request.out {
+        charts::write::<G>(out, &plan, &all)?;
+    }
+    if !request.quiet {
+        let games = plan.games * plan.settings.len() as u64;
+        eprintln!(
+            "simulate: {games} game(s) in {seconds:.2} s ({:.0} games/s on {} thread(s)){}",
+            games as f64 / seconds.max(1e-9),
+            plan.jobs,
+            request
+                .out
+                .as_ref()
+                .map(|o| format!("; wrote {}", o.join("index.html").display()))
+                .unwrap_or_default()
+        );
+    }
+    Ok(())
+}
+
+/// One round of a simulated game: each submitting player's file, as the tick would read it.
+pub type Submissions = Vec<(PlayerId, String)>;
+
+/// A game the simulator can play: its bots and what a finished game says of each player.
+pub trait Simulated: Game {
+    /// The name of the game's sensible strategy (`random` is every game's other bot).
+    const STRATEGY: &'static str;
+    /// What the sensible strategy does, in a line (printed with the tables).
+    const STRATEGY_ABOUT: &'static str;
+    /// What players are grouped by besides strategy and seat ("role", "alignment"), and the
+    /// groups; empty when the game has no such groups.
+    const GROUP: &'static str;
+    const GROUPS: &'static [&'static str];
+    /// Players when `--players` is not given.
+    const DEFAULT_PLAYERS: usize;
+    /// What the game's points are called in the tables ("score", "points"); empty if none.
+    const POINTS: &'static str;
+
+    /// Every bot of an expected player submits for the current round: `bots[i]` plays player i
+    /// (id order) from that player's view alone. With `record`, each submission is also written
+    /// as the TOML file a player would send. Returns how many players were expected.
+    fn play(
+        state: &mut Self::State,
+        bots: &[Strategy],
+        rng: &mut BotRng,
+        record: Option<&mut Submissions>,
+    ) -> u64;
+
+    /// Resolves the current round in place; returns how many expected players had their
+    /// choice made by the rules' default.
+    fn advance(state: &mut Self::State, seed: u64) -> u64 {
+        let defaults = Self::expected(state)
+            .iter()
+            .filter(|p| !Self::has_valid(state, p))
+            .count() as u64;
+        *state = Self::resolve(state, seed).state;
+        defaults
+    }
+
+    /// Every player's garnets, in id order.
+    fn garnets(state: &Self::State) -> Vec<i64>;
+
+    /// A finished (or cut off) game, per player in id order; `start` is `garnets` at set-up.
+    fn tally(start: &[i64], state: &Self::State) -> Vec<End>;
+}
+
+/// Sends one version of a submission through the rules' own validation, as the tick does, and
+/// records it. Returns whether the version was valid.
+pub fn submit<G: Game>(
+    state: &mut G::State,
+    player: &PlayerId,
+    text: String,
+    record: &mut Option<&mut Submissions>,
+) -> bool {
+    let valid = match Doc::parse(&text) {
+        Ok(doc) => G::receive(state, player, &doc).valid,
+        Err(_) => false,
+    };
+    if let Some(r) = record.as_deref_mut() {
+        match r.iter_mut().find(|(id, _)| id == player) {
+            Some(entry) => entry.1 = text,
+            None => r.push((player.clone(), text)),
+        }
+    }
+    valid
+}
+
+/// The seed of game `index`: the same for every setting of a run, so that a sweep compares its
+/// settings on the same deals and draws.
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    splitmix(splitmix(seed) ^ index)
+}
+
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// One whole game of a setting: its tally and the strategy of each player (id order). With
+/// `transcript`, every round's submissions are kept (to replay the game through the tick).
+pub fn play_game<G: Simulated>(
+    setting: &Setting,
+    index: u64,
+    mut transcript: Option<&mut Vec<Submissions>>,
+) -> Result<(Tally, Vec<Strategy>), SetupError> {
+    let seed = game_seed(setting.seed, index);
+    let mut rng = BotRng::seed_from_u64(seed ^ 0xB075);
+    // Strategies change seats every game, so a strategy's results are not a seat's.
+    let mut bots = setting.bots.clone();
+    bots.shuffle(&mut rng);
+    let mut state = G::setup(&Setup {
+        players: &setting.players,
+        options: &setting.options,
+        seed,
+    })?;
+    let start = G::garnets(&state);
+    let (mut rounds, mut submissions, mut defaults) = (0, 0, 0);
+    while !G::is_over(&state) && rounds < MAX_ROUNDS {
+        let mut round = transcript.as_ref().map(|_| Submissions::new());
+        submissions += G::play(&mut state, &bots, &mut rng, round.as_mut());
+        defaults += G::advance(&mut state, seed);
+        rounds += 1;
+        if let (Some(t), Some(r)) = (transcript.as_deref_mut(), round) {
+            t.push(r);
+        }
+    }
+    let tally = Tally {
+        rounds,
+        finished: G::is_over(&state),
+        submissions,
+        defaults,
+        players: G::tally(&start, &state),
+    };
+    Ok((tally, bots))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_seeds_differ_by_index_and_base_seed() {
+        assert_ne!(game_seed(1, 0), game_seed(1, 1));
+        assert_ne!(game_seed(1, 0), game_seed(2, 0));
+        assert_eq!(game_seed(7, 3), game_seed(7, 3));
+    }
+}
