@@ -13,23 +13,6 @@ use plotters::prelude::*;
 use std::fmt::Write;
 use std::path::Path;
 
-/// The series of the win chart: the game's groups, or the strategies when it has none.
-fn series<G: Simulated>() -> (Vec<String>, fn(&Stats) -> &[Group]) {
-    if G::GROUPS.is_empty() {
-        (
-            Strategy::ALL
-                .iter()
-                .map(|s| s.name::<G>().to_owned())
-                .collect(),
-            |s| &s.by_strategy,
-        )
-    } else {
-        (G::GROUPS.iter().map(|s| s.to_string()).collect(), |s| {
-            &s.by_group
-        })
-    }
-}
-
 pub fn write<G: Simulated>(out: &Path, plan: &Plan, all: &[Stats]) -> Result<()> {
     let svg_wins = wins_chart::<G>(plan, all).map_err(|e| chart_error(out, "wins.svg", e))?;
     let svg_lengths =
@@ -160,7 +143,7 @@ type Drawn = std::result::Result<String, Box<dyn std::error::Error>>;
 /// The share of games each group wins, with 95% intervals: a line per group across a sweep, or
 /// a point per group for a single setting.
 fn wins_chart<G: Simulated>(plan: &Plan, all: &[Stats]) -> Drawn {
-    let (names, pick) = series::<G>();
+    let (names, pick) = super::headline::<G>();
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (760, 420)).into_drawing_area();
@@ -254,7 +237,7 @@ fn lengths_chart<G: Simulated>(plan: &Plan, all: &[Stats]) -> Drawn {
             .build_cartesian_2d(0u32..longest, 0f64..highest * 1.1)?;
         chart
             .configure_mesh()
-            .x_desc("rounds (resolutions, round 0 included)")
+            .x_desc("rounds resolved (God Race counts its round 0)")
             .y_desc("% of games")
             .draw()?;
         for (k, i) in shown.iter().enumerate() {
@@ -311,7 +294,7 @@ fn accessible(svg: &str, title: &str, desc: &str) -> String {
 }
 
 fn html<G: Simulated>(plan: &Plan, all: &[Stats], wins: &str, lengths: &str) -> String {
-    let (names, pick) = series::<G>();
+    let (names, pick) = super::headline::<G>();
     let mut desc_wins = String::new();
     for (s, st) in plan.settings.iter().zip(all) {
         let _ = write!(desc_wins, "{}: ", s.label);

@@ -59,14 +59,19 @@ impl Strategy {
 /// `adjudicate simulate`: checks the request, plays its games, prints the tables on stdout (and
 /// the time taken on stderr), and writes `--out`.
 pub fn simulate(request: &plan::Request) -> crate::error::Result<()> {
-    use crate::games::{GameId, god_race};
+    use crate::games::{GameId, final_ritual, god_race, planar_control, room_swap};
     let base = plan::Base::find(&request.target)?;
     match base.game {
         GameId::GodRace => simulate_game::<god_race::GodRace>(request, base),
-        _ => Err(crate::error::Error::Usage(format!(
-            "{} is a season round, not a match: there is nothing to balance",
-            base.game.name()
-        ))),
+        GameId::RoomSwap => simulate_game::<room_swap::RoomSwap>(request, base),
+        GameId::PlanarControl => simulate_game::<planar_control::PlanarControl>(request, base),
+        GameId::FinalRitual => simulate_game::<final_ritual::FinalRitual>(request, base),
+        GameId::DeathMatchPick | GameId::MeadowAssignment => {
+            Err(crate::error::Error::Usage(format!(
+                "{} is a season round, not a match: there is nothing to balance",
+                base.game.name()
+            )))
+        }
     }
 }
 
@@ -98,6 +103,27 @@ fn simulate_game<G: Simulated>(
     Ok(())
 }
 
+/// Picks one list of groups out of a setting's statistics.
+pub type Pick = fn(&stats::Stats) -> &[stats::Group];
+
+/// What the headline figures (a sweep's table, the win chart) compare: the game's own groups
+/// (role, alignment), or the strategies for a game without any.
+pub fn headline<G: Simulated>() -> (Vec<String>, Pick) {
+    if G::GROUPS.is_empty() {
+        (
+            Strategy::ALL
+                .iter()
+                .map(|s| s.name::<G>().to_owned())
+                .collect(),
+            |s| &s.by_strategy,
+        )
+    } else {
+        (G::GROUPS.iter().map(|s| s.to_string()).collect(), |s| {
+            &s.by_group
+        })
+    }
+}
+
 /// One round of a simulated game: each submitting player's file, as the tick would read it.
 pub type Submissions = Vec<(PlayerId, String)>;
 
@@ -116,6 +142,11 @@ pub trait Simulated: Game {
     /// What the game's points are called in the tables ("score", "points"); empty if none.
     const POINTS: &'static str;
 
+    /// What the bots remember between rounds, learnt only from what their players sent and
+    /// from the announcements and their own private reports (`learn`): a Planar Control player's
+    /// divinations. `()` for games whose state view says all a player knows.
+    type Memory: Default;
+
     /// Every bot of an expected player submits for the current round: `bots[i]` plays player i
     /// (id order) from that player's view alone. With `record`, each submission is also written
     /// as the TOML file a player would send. Returns how many players were expected.
@@ -123,38 +154,47 @@ pub trait Simulated: Game {
         state: &mut Self::State,
         bots: &[Strategy],
         rng: &mut BotRng,
+        memory: &mut Self::Memory,
         record: Option<&mut Submissions>,
     ) -> u64;
 
     /// Resolves the current round in place; returns how many expected players had their
     /// choice made by the rules' default.
-    fn advance(state: &mut Self::State, seed: u64) -> u64 {
+    fn advance(state: &mut Self::State, seed: u64, memory: &mut Self::Memory) -> u64 {
         let defaults = Self::expected(state)
             .iter()
             .filter(|p| !Self::has_valid(state, p))
             .count() as u64;
-        *state = Self::resolve(state, seed).state;
+        let resolution = Self::resolve(state, seed);
+        Self::learn(memory, &resolution.result);
+        *state = resolution.state;
         defaults
+    }
+
+    /// What the bots learn from a round's result (each from its own private part only).
+    fn learn(memory: &mut Self::Memory, result: &crate::games::RoundResult) {
+        let _ = (memory, result);
     }
 
     /// Every player's garnets, in id order.
     fn garnets(state: &Self::State) -> Vec<i64>;
 
     /// A finished (or cut off) game, per player in id order; `start` is `garnets` at set-up.
-    fn tally(start: &[i64], state: &Self::State) -> Vec<End>;
+    fn tally(start: &[i64], state: &Self::State, memory: &Self::Memory) -> Vec<End>;
 }
 
 /// Sends one version of a submission through the rules' own validation, as the tick does, and
-/// records it. Returns whether the version was valid.
+/// records it (a later version replaces an earlier one in the record). Returns what the rules
+/// answered.
 pub fn submit<G: Game>(
     state: &mut G::State,
     player: &PlayerId,
     text: String,
     record: &mut Option<&mut Submissions>,
-) -> bool {
-    let valid = match Doc::parse(&text) {
-        Ok(doc) => G::receive(state, player, &doc).valid,
-        Err(_) => false,
+) -> crate::games::Outcome {
+    let outcome = match Doc::parse(&text) {
+        Ok(doc) => G::receive(state, player, &doc),
+        Err(problem) => crate::games::Outcome::refused(problem),
     };
     if let Some(r) = record.as_deref_mut() {
         match r.iter_mut().find(|(id, _)| id == player) {
@@ -162,7 +202,7 @@ pub fn submit<G: Game>(
             None => r.push((player.clone(), text)),
         }
     }
-    valid
+    outcome
 }
 
 /// The seed of game `index`: the same for every setting of a run, so that a sweep compares its
@@ -196,11 +236,15 @@ pub fn play_game<G: Simulated>(
         seed,
     })?;
     let start = G::garnets(&state);
+    let mut memory = G::Memory::default();
+    if let Some(opening) = G::opening(&state) {
+        G::learn(&mut memory, &opening);
+    }
     let (mut rounds, mut submissions, mut defaults) = (0, 0, 0);
     while !G::is_over(&state) && rounds < MAX_ROUNDS {
         let mut round = transcript.as_ref().map(|_| Submissions::new());
-        submissions += G::play(&mut state, &bots, &mut rng, round.as_mut());
-        defaults += G::advance(&mut state, seed);
+        submissions += G::play(&mut state, &bots, &mut rng, &mut memory, round.as_mut());
+        defaults += G::advance(&mut state, seed, &mut memory);
         rounds += 1;
         if let (Some(t), Some(r)) = (transcript.as_deref_mut(), round) {
             t.push(r);
@@ -211,7 +255,7 @@ pub fn play_game<G: Simulated>(
         finished: G::is_over(&state),
         submissions,
         defaults,
-        players: G::tally(&start, &state),
+        players: G::tally(&start, &state, &memory),
     };
     Ok((tally, bots))
 }

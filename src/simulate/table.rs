@@ -161,19 +161,7 @@ pub fn setting<G: Simulated>(label: &str, stats: &Stats) -> String {
 
 /// For a sweep: one line per setting, the share of games each group (or strategy) wins.
 pub fn sweep<G: Simulated>(key: &str, plan: &Plan, all: &[Stats]) -> String {
-    let (names, pick): (Vec<String>, fn(&Stats) -> &[Group]) = if G::GROUPS.is_empty() {
-        (
-            Strategy::ALL
-                .iter()
-                .map(|s| s.name::<G>().to_owned())
-                .collect(),
-            |s| &s.by_strategy,
-        )
-    } else {
-        (G::GROUPS.iter().map(|s| s.to_string()).collect(), |s| {
-            &s.by_group
-        })
-    };
+    let (names, pick) = super::headline::<G>();
     let mut text = format!("\nsweep of {key}: share of games won (95% CI), mean length\n");
     let _ = write!(text, "  {:>8}", key.chars().take(8).collect::<String>());
     for name in &names {

@@ -5,6 +5,7 @@
 //! responses to the others'. Spec: `../shared/spec/final-ritual.md`; our rulings:
 //! `games/final-ritual/README.md`.
 
+pub mod bots;
 pub mod cards;
 pub mod log;
 mod receive;

@@ -229,11 +229,13 @@ impl Simulated for GodRace {
     const GROUPS: &'static [&'static str] = &[];
     const DEFAULT_PLAYERS: usize = 7;
     const POINTS: &'static str = "score";
+    type Memory = ();
 
     fn play(
         state: &mut State,
         bots: &[Strategy],
         rng: &mut BotRng,
+        _: &mut (),
         mut record: Option<&mut Submissions>,
     ) -> u64 {
         if state.finished {
@@ -252,7 +254,7 @@ impl Simulated for GodRace {
         bots.len() as u64
     }
 
-    fn advance(state: &mut State, seed: u64) -> u64 {
+    fn advance(state: &mut State, seed: u64, _: &mut ()) -> u64 {
         let mut defaults = Defaults(0);
         resolve::advance(state, seed, &mut defaults);
         defaults.0
@@ -262,7 +264,7 @@ impl Simulated for GodRace {
         state.players.values().map(|p| p.garnets).collect()
     }
 
-    fn tally(start: &[i64], state: &State) -> Vec<End> {
+    fn tally(start: &[i64], state: &State, _: &()) -> Vec<End> {
         let standings = resolve::standings(state);
         state
             .players
@@ -342,7 +344,7 @@ mod tests {
                 state = GodRace::resolve(&state, crate::simulate::game_seed(s.seed, game)).state;
             }
             assert!(state.finished);
-            assert_eq!(GodRace::tally(&[0; 7], &state).len(), 7);
+            assert_eq!(GodRace::tally(&[0; 7], &state, &()).len(), 7);
         }
     }
 

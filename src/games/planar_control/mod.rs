@@ -4,6 +4,7 @@
 //! Elimination Candidates. Spec: `../shared/spec/planar-control.md`; our rulings:
 //! `games/planar-control/README.md`.
 
+pub mod bots;
 mod receive;
 pub mod resolve;
 pub mod state;

@@ -2,6 +2,7 @@
 //! the rooms score. Peek and Block are instant actions paid in garnets. The spec is
 //! `../shared/spec/room-swap.md`; our rulings are numbered in `games/room-swap/README.md`.
 
+pub mod bots;
 mod receive;
 mod resolve;
 pub mod rooms;

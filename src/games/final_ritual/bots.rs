@@ -1,0 +1,236 @@
+//! Final Ritual bots for `simulate`: a uniformly random legal player (a random dedication order,
+//! "refuse" among the four first choices; zero to two random oracles from its hand, at least one
+//! when it holds four, with random living targets; each other player's orders refused with
+//! probability 1/2; random "any" orders) and `greedy`, who pursues its role's goal: a Loyal X
+//! priest feeds X to the altar and orders others to; a Selfish X priest keeps X and pulls cards
+//! to its own hand, refusing the most-marked player's orders while it has no mark itself; the
+//! Traitor orders the most-marked player to pay. Bots submit through `receive`. A bot knows its
+//! role, hand and oracles, and what is public: seats, who lives, Betray Marks.
+
+use super::FinalRitual;
+use super::cards::{Effect, Goal, Oracle, Resource, Role, Targets};
+use super::state::State;
+use crate::doc::Choice;
+use crate::player_id::PlayerId;
+use crate::simulate::stats::End;
+use crate::simulate::{BotRng, Simulated, Strategy, Submissions, submit};
+use rand::RngExt;
+use rand::seq::{IndexedRandom, SliceRandom};
+
+const RESOURCES: [Resource; 3] = [Resource::Wine, Resource::Gems, Resource::Gold];
+
+fn list(items: &[&str]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| format!("\"{s}\"")).collect();
+    format!("[{}]", quoted.join(", "))
+}
+
+fn names(resources: &[Resource]) -> Vec<&'static str> {
+    resources.iter().map(|r| r.name()).collect()
+}
+
+/// One announcement: the oracle and its targets, as a TOML inline table.
+fn entry(oracle: Oracle, from: &PlayerId, to: &PlayerId, player: &PlayerId) -> String {
+    let id = oracle.name();
+    match oracle.effect().targets() {
+        Targets::FromTo => format!("{{ oracle = \"{id}\", from = \"{from}\", to = \"{to}\" }}"),
+        Targets::To => format!("{{ oracle = \"{id}\", to = \"{to}\" }}"),
+        Targets::Player => format!("{{ oracle = \"{id}\", player = \"{player}\" }}"),
+        Targets::Nobody => format!("{{ oracle = \"{id}\" }}"),
+    }
+}
+
+fn random(state: &State, me: &PlayerId, rng: &mut BotRng) -> String {
+    let p = &state.players[me];
+    let living = state.living();
+    let mut dedicate: Vec<&str> = names(&RESOURCES);
+    dedicate.shuffle(rng);
+    if rng.random_range(0..4) == 0 {
+        dedicate.insert(0, "refuse");
+    }
+    let least = usize::from(p.oracles.len() >= 4);
+    let count = rng.random_range(least..=2).min(p.oracles.len());
+    let mut hand = p.oracles.clone();
+    hand.shuffle(rng);
+    let announce: Vec<String> = hand[..count]
+        .iter()
+        .map(|o| {
+            let from = living.choose(rng).expect("the announcer lives");
+            let others: Vec<&PlayerId> = living.iter().filter(|x| *x != from).collect();
+            let to = others.choose(rng).copied().unwrap_or(from);
+            let player = living.choose(rng).expect("the announcer lives");
+            entry(*o, from, to, player)
+        })
+        .collect();
+    let refuse: Vec<&str> = living
+        .iter()
+        .filter(|x| *x != me && rng.random_bool(0.5))
+        .map(PlayerId::as_str)
+        .collect();
+    let (mut give, mut take) = (names(&RESOURCES), names(&RESOURCES));
+    give.shuffle(rng);
+    take.shuffle(rng);
+    format!(
+        "dedicate = {}\nannounce = [{}]\n\n[respond]\nrefuse = {}\ngive = {}\ntake = {}\n",
+        list(&dedicate),
+        announce.join(", "),
+        list(&refuse),
+        list(&give),
+        list(&take)
+    )
+}
+
+fn greedy(state: &State, me: &PlayerId) -> String {
+    let p = &state.players[me];
+    let living = state.living();
+    let others: Vec<&PlayerId> = living.iter().filter(|x| *x != me).collect();
+    if others.is_empty() {
+        return "dedicate = [\"wine\", \"gems\", \"gold\"]\n".into();
+    }
+    let seat_of = |id: &PlayerId| state.players[id].seat;
+    let seats = state.players.len() as u32;
+    let mut after = others.clone();
+    after.sort_by_key(|x| (seat_of(x) + seats - p.seat) % seats);
+    let marks = |id: &PlayerId| state.players[id].marks;
+    let victim = *others
+        .iter()
+        .max_by_key(|x| (marks(x), std::cmp::Reverse(seat_of(x))))
+        .expect("someone else lives");
+    let next = after[0];
+    let (mine, rest): (Option<Resource>, Vec<Resource>) = match p.role.goal() {
+        Goal::Altar(r) | Goal::Hand(r) => {
+            (Some(r), RESOURCES.into_iter().filter(|x| *x != r).collect())
+        }
+        Goal::Execution => (None, RESOURCES.to_vec()),
+    };
+    let with = |first: bool| -> Vec<Resource> {
+        let mut order = rest.clone();
+        if let Some(m) = mine {
+            if first {
+                order.insert(0, m);
+            } else {
+                order.push(m);
+            }
+        }
+        order
+    };
+    let (dedicate, give, take, refuse) = match p.role.goal() {
+        Goal::Altar(_) => (with(true), with(false), with(false), Vec::new()),
+        Goal::Hand(_) => {
+            let refuse = if p.marks == 0 && marks(victim) > 0 {
+                vec![victim.as_str()]
+            } else {
+                Vec::new()
+            };
+            (with(false), with(false), with(true), refuse)
+        }
+        Goal::Execution => (
+            RESOURCES.to_vec(),
+            RESOURCES.to_vec(),
+            RESOURCES.to_vec(),
+            Vec::new(),
+        ),
+    };
+    let selfish = matches!(p.role.goal(), Goal::Hand(_));
+    let loyal = matches!(p.role.goal(), Goal::Altar(_));
+    let traitor = p.role == Role::Traitor;
+    let mut wanted: Vec<String> = Vec::new();
+    for oracle in &p.oracles {
+        let fits = match oracle.effect() {
+            Effect::Forgive => p.marks > 0,
+            Effect::Take(_) => true,
+            Effect::Give(_, r) => traitor || r.is_none() || r == mine,
+            Effect::AllGive => selfish,
+            Effect::Dedicate(r) => traitor || (loyal && Some(r) == mine),
+            Effect::AllDedicate => loyal,
+            Effect::AllTake => selfish,
+        };
+        if !fits || wanted.len() >= 2 {
+            continue;
+        }
+        let text = match oracle.effect() {
+            // The Traitor makes the most-marked player give what they may not have.
+            Effect::Give(..) if traitor => {
+                let to = if next != victim {
+                    next
+                } else {
+                    after[after.len() - 1]
+                };
+                entry(*oracle, victim, to, me)
+            }
+            Effect::Give(..) => entry(*oracle, next, me, me),
+            Effect::Dedicate(_) => entry(*oracle, me, me, victim),
+            _ => entry(*oracle, me, me, me),
+        };
+        wanted.push(text);
+    }
+    if wanted.is_empty() && p.oracles.len() >= 4 {
+        // A hand of four must announce one: the least harmful, aimed at the next player.
+        wanted.push(entry(p.oracles[0], next, me, next));
+    }
+    format!(
+        "dedicate = {}\nannounce = [{}]\n\n[respond]\nrefuse = {}\ngive = {}\ntake = {}\n",
+        list(&names(&dedicate)),
+        wanted.join(", "),
+        list(&refuse),
+        list(&names(&give)),
+        list(&names(&take))
+    )
+}
+
+impl Simulated for FinalRitual {
+    const STRATEGY: &'static str = "greedy";
+    const STRATEGY_ABOUT: &'static str = "pursues its role's goal: Loyal feeds its resource to the altar and orders others to, Selfish keeps and pulls its resource (refusing the most-marked player while unmarked), the Traitor orders the most-marked player to pay";
+    const GROUP: &'static str = "role";
+    const GROUPS: &'static [&'static str] = &["loyal", "selfish", "traitor"];
+    const DEFAULT_PLAYERS: usize = 6;
+    const POINTS: &'static str = "";
+    type Memory = ();
+
+    fn play(
+        state: &mut State,
+        bots: &[Strategy],
+        rng: &mut BotRng,
+        _: &mut (),
+        mut record: Option<&mut Submissions>,
+    ) -> u64 {
+        if state.finished {
+            return 0;
+        }
+        let ids: Vec<PlayerId> = state.players.keys().cloned().collect();
+        let living = state.living();
+        for (i, id) in ids.iter().enumerate() {
+            if !living.contains(id) {
+                continue;
+            }
+            let text = match bots[i] {
+                Strategy::Random => random(state, id, rng),
+                Strategy::Smart => greedy(state, id),
+            };
+            submit::<FinalRitual>(state, id, text, &mut record);
+        }
+        living.len() as u64
+    }
+
+    fn garnets(state: &State) -> Vec<i64> {
+        vec![0; state.players.len()]
+    }
+
+    fn tally(_: &[i64], state: &State, _: &()) -> Vec<End> {
+        state
+            .players
+            .iter()
+            .map(|(id, p)| End {
+                group: Some(match p.role.goal() {
+                    Goal::Altar(_) => 0,
+                    Goal::Hand(_) => 1,
+                    Goal::Execution => 2,
+                }),
+                won: state.winner.as_ref().is_some_and(|w| &w.player == id),
+                elimination: false,
+                tokens: 0,
+                points: 0,
+                garnets: 0,
+            })
+            .collect()
+    }
+}
