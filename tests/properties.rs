@@ -280,7 +280,7 @@ mod god_race {
                                 - u32::from(p.meadow_orb == Some(*god))
                         })
                         .sum();
-                    let in_box = next.orb_box.get(god).copied().unwrap_or(0);
+                    let in_box = next.orb_box.get(*god);
                     if in_box + drawn != 1 + not_supporting {
                         return Err(format!(
                             "seed {seed}: {god:?}: {in_box} in the box + {drawn} drawn, not 1 + {not_supporting}"

@@ -11,7 +11,7 @@
 use super::GodRace;
 use super::gods::God;
 use super::resolve::{self, Notes};
-use super::state::{CANDLE_PRICE, CandlePlan, Live, Placement, PlayerState, State};
+use super::state::{CANDLE_PRICE, CandlePlan, Live, Orbs, Placement, PlayerState, State};
 use crate::doc::Choice;
 use crate::simulate::stats::End;
 use crate::simulate::{BotRng, Simulated, Strategy, Submissions};
@@ -86,11 +86,11 @@ fn random(view: &View<'_>, rng: &mut BotRng) -> Live {
             ..Live::default()
         };
     }
-    let mut lists: [Vec<God>; 3] = Default::default();
+    let mut lists: [Orbs; 3] = Default::default();
     for god in view.hand {
         lists[rng.random_range(0..3usize)].push(*god);
     }
-    let light: Vec<God> = view
+    let light: Orbs = view
         .candles
         .iter()
         .copied()
@@ -100,7 +100,7 @@ fn random(view: &View<'_>, rng: &mut BotRng) -> Live {
         meadow,
         support: None,
         placement: Some(placement(lists)),
-        candles: plan(light, Vec::new()),
+        candles: plan(light, Orbs::new()),
     }
 }
 
@@ -129,7 +129,7 @@ fn leader(view: &View<'_>, rng: &mut BotRng) -> Live {
     let Some(&lead) = racing.first() else {
         return random(view, rng);
     };
-    let mut lists: [Vec<God>; 3] = Default::default();
+    let mut lists: [Orbs; 3] = Default::default();
     for god in view.hand {
         let c = if *god == lead {
             2
@@ -140,12 +140,12 @@ fn leader(view: &View<'_>, rng: &mut BotRng) -> Live {
         };
         lists[c].push(*god);
     }
-    let mut light: Vec<God> = racing
+    let mut light: Orbs = racing
         .iter()
         .copied()
         .filter(|g| view.candles.contains(g))
         .collect();
-    let mut buy = Vec::new();
+    let mut buy = Orbs::new();
     if !light.contains(&lead) && view.garnets >= 2 * CANDLE_PRICE {
         buy.push(lead);
         light.push(lead);
@@ -163,7 +163,7 @@ fn leader(view: &View<'_>, rng: &mut BotRng) -> Live {
     }
 }
 
-fn placement(lists: [Vec<God>; 3]) -> Placement {
+fn placement(lists: [Orbs; 3]) -> Placement {
     let [mut ceremony1, mut ceremony2, mut ceremony3] = lists;
     ceremony1.sort();
     ceremony2.sort();
@@ -176,7 +176,7 @@ fn placement(lists: [Vec<God>; 3]) -> Placement {
 }
 
 /// The candle part as `receive` stores it (sorted lists), or none if there is nothing to do.
-fn plan(mut light: Vec<God>, mut buy: Vec<God>) -> Option<CandlePlan> {
+fn plan(mut light: Orbs, mut buy: Orbs) -> Option<CandlePlan> {
     light.sort();
     buy.sort();
     (!light.is_empty() || !buy.is_empty()).then_some(CandlePlan {
@@ -367,10 +367,10 @@ mod tests {
             &mut rand::SeedableRng::seed_from_u64(1),
         );
         let p = live.placement.unwrap();
-        assert_eq!(p.ceremony3, vec![God::Blue]); // Blue (9) leads Red (7)
-        assert_eq!(p.ceremony2, vec![God::Red, God::Red]);
-        assert_eq!(p.ceremony1, vec![God::White]);
+        assert_eq!(p.ceremony3.as_slice(), [God::Blue]); // Blue (9) leads Red (7)
+        assert_eq!(p.ceremony2.as_slice(), [God::Red, God::Red]);
+        assert_eq!(p.ceremony1.as_slice(), [God::White]);
         assert_eq!(live.meadow, Some(God::Blue));
-        assert_eq!(live.candles.unwrap().light, vec![God::Red]); // no Blue candle, no garnets
+        assert_eq!(live.candles.unwrap().light.as_slice(), [God::Red]); // no Blue candle, no garnets
     }
 }

@@ -2,10 +2,11 @@
 //! (spec god-race.md, rulings 3 to 9). No orbs, players or candles here: only spaces, rituals and
 //! the orb counts of the three ceremonies.
 
-use super::gods::{Counts, God};
+use super::gods::{Counts, God, GodSet};
 use crate::doc::Choice;
-use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
 
 /// The track during one evaluation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,16 +18,68 @@ pub struct Track {
 }
 
 /// One move, in the order it happened.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Move {
     pub god: God,
     pub from: u32,
     pub to: u32,
     /// Why, in words: "ceremony 2", "ceremony 2, +1 Green", "followed Green", "pushed back by Black".
-    pub cause: String,
+    pub cause: Cause,
     /// What changed the move, if anything: "stopped by Blue", "skipped occupied spaces", "goal, 1st".
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// Why a god moved; written in words in the result (no string is built while the race runs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    Ceremony(u32),
+    /// Green won the ceremony with its ritual: one space more.
+    GreenBonus(u32),
+    Followed(God),
+    PushedBack,
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cause::Ceremony(c) => write!(f, "ceremony {c}"),
+            Cause::GreenBonus(c) => write!(f, "ceremony {c}, +1 Green"),
+            Cause::Followed(g) => write!(f, "followed {}", g.title()),
+            Cause::PushedBack => f.write_str("pushed back by Black"),
+        }
+    }
+}
+
+/// What changed a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Note {
+    SkippedOccupied,
+    StoppedByBlue,
+    /// Reached the goal, in this place (1 = first).
+    Goal(usize),
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Note::SkippedOccupied => f.write_str("skipped occupied spaces"),
+            Note::StoppedByBlue => f.write_str("stopped by Blue"),
+            Note::Goal(place) => write!(f, "goal, {}", self::place(*place)),
+        }
+    }
+}
+
+impl Serialize for Cause {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl Serialize for Note {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 /// What one evaluation did.
@@ -42,24 +95,21 @@ pub struct Log {
 /// Ruling 3: among racing gods, the god whose count is the largest count held by exactly one god
 /// (a count of 0 counts; orbs of finished gods are ignored).
 pub fn ceremony_winner(spaces: &BTreeMap<God, u32>, orbs: &Counts) -> Option<God> {
-    let mut by_count: BTreeMap<u32, Vec<God>> = BTreeMap::new();
-    for god in spaces.keys() {
-        by_count
-            .entry(orbs.get(god).copied().unwrap_or(0))
-            .or_default()
-            .push(*god);
-    }
-    by_count
-        .into_values()
-        .rev()
-        .find(|gods| gods.len() == 1)
-        .map(|gods| gods[0])
+    let alone = |god: God| {
+        let count = orbs.get(god);
+        spaces.keys().filter(|g| orbs.get(**g) == count).count() == 1
+    };
+    spaces
+        .keys()
+        .copied()
+        .filter(|g| alone(*g))
+        .max_by_key(|g| orbs.get(*g))
 }
 
 const FINISHERS: usize = 3;
 
 /// Ruling 4: the evaluation of a round.
-pub fn evaluate(track: &mut Track, rituals: &BTreeSet<God>, ceremonies: &[Counts; 3]) -> Log {
+pub fn evaluate(track: &mut Track, rituals: &GodSet, ceremonies: &[Counts; 3]) -> Log {
     let mut log = Log::default();
     black_check(track, rituals, &mut log);
     for (i, orbs) in ceremonies.iter().enumerate() {
@@ -74,25 +124,25 @@ pub fn evaluate(track: &mut Track, rituals: &BTreeSet<God>, ceremonies: &[Counts
             continue;
         };
         // Ruling 4/5: whether White follows is decided before the winner moves.
-        let white_follows = rituals.contains(&God::White)
+        let white_follows = rituals.contains(God::White)
             && winner != God::White
             && track
                 .spaces
                 .get(&God::White)
                 .is_some_and(|w| Some(w) == track.spaces.get(&winner));
-        let green_bonus = winner == God::Green && rituals.contains(&God::Green);
+        let green_bonus = winner == God::Green && rituals.contains(God::Green);
         let (steps, cause) = if green_bonus {
-            (c + 1, format!("ceremony {c}, +1 Green"))
+            (c + 1, Cause::GreenBonus(c))
         } else {
-            (c, format!("ceremony {c}"))
+            (c, Cause::Ceremony(c))
         };
-        let red_skips = winner == God::Red && rituals.contains(&God::Red);
+        let red_skips = winner == God::Red && rituals.contains(God::Red);
         move_forward(track, rituals, winner, steps, red_skips, cause, &mut log);
         if track.podium.len() >= FINISHERS {
             break; // ruling 4: stop when the third god finishes
         }
         if white_follows && track.spaces.contains_key(&God::White) {
-            let cause = format!("followed {}", winner.title());
+            let cause = Cause::Followed(winner);
             move_forward(track, rituals, God::White, c, false, cause, &mut log);
             if track.podium.len() >= FINISHERS {
                 break;
@@ -106,11 +156,11 @@ pub fn evaluate(track: &mut Track, rituals: &BTreeSet<God>, ceremonies: &[Counts
 /// Rulings 5–7 and 9: one forward move, with Red's skipping, Blue's stop and the goal.
 fn move_forward(
     track: &mut Track,
-    rituals: &BTreeSet<God>,
+    rituals: &GodSet,
     god: God,
     steps: u32,
     red_skips: bool,
-    cause: String,
+    cause: Cause,
     log: &mut Log,
 ) {
     let Some(&from) = track.spaces.get(&god) else {
@@ -120,21 +170,16 @@ fn move_forward(
     let mut notes = Vec::new();
     let mut to = if red_skips {
         // ruling 7: only spaces free of other racing gods count; the goal always counts
-        let occupied: BTreeSet<u32> = track
-            .spaces
-            .iter()
-            .filter(|(g, _)| **g != god)
-            .map(|(_, s)| *s)
-            .collect();
+        let occupied = |space: u32| track.spaces.iter().any(|(g, s)| *g != god && *s == space);
         let (mut at, mut left) = (from, steps);
         while left > 0 && at < goal {
             at += 1;
-            if at == goal || !occupied.contains(&at) {
+            if at == goal || !occupied(at) {
                 left -= 1;
             }
         }
         if at > from + steps {
-            notes.push("skipped occupied spaces".to_owned());
+            notes.push(Note::SkippedOccupied);
         }
         at
     } else {
@@ -142,19 +187,19 @@ fn move_forward(
     };
     // ruling 6: Blue stops a god from behind that would pass it
     if god != God::Blue
-        && rituals.contains(&God::Blue)
+        && rituals.contains(God::Blue)
         && let Some(&blue) = track.spaces.get(&God::Blue)
         && from < blue
         && to > blue
     {
         to = blue;
-        notes.push("stopped by Blue".to_owned());
+        notes.push(Note::StoppedByBlue);
     }
     if to == goal {
         track.spaces.remove(&god);
         track.podium.push(god);
         log.finished.push(god);
-        notes.push(format!("goal, {}", place(track.podium.len())));
+        notes.push(Note::Goal(track.podium.len()));
     } else {
         track.spaces.insert(god, to);
     }
@@ -169,8 +214,8 @@ fn move_forward(
 
 /// Ruling 8: with Black's ritual, every other racing god on Black's space moves back one, unless
 /// Black is on the start. Push-backs do not chain and do not trigger White.
-fn black_check(track: &mut Track, rituals: &BTreeSet<God>, log: &mut Log) {
-    if !rituals.contains(&God::Black) {
+fn black_check(track: &mut Track, rituals: &GodSet, log: &mut Log) {
+    if !rituals.contains(God::Black) {
         return;
     }
     let Some(&black) = track.spaces.get(&God::Black) else {
@@ -186,7 +231,7 @@ fn black_check(track: &mut Track, rituals: &BTreeSet<God>, log: &mut Log) {
                 god,
                 from: black,
                 to: black - 1,
-                cause: "pushed back by Black".to_owned(),
+                cause: Cause::PushedBack,
                 notes: Vec::new(),
             });
         }
@@ -221,6 +266,6 @@ mod tests {
         assert_eq!(ceremony_winner(&spaces, &orbs), Some(God::Green));
         let all_two: Counts = God::ALL.iter().map(|g| (*g, 2)).collect();
         assert_eq!(ceremony_winner(&spaces, &all_two), None);
-        assert_eq!(ceremony_winner(&spaces, &Counts::new()), None);
+        assert_eq!(ceremony_winner(&spaces, &Counts::default()), None);
     }
 }

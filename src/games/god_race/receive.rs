@@ -267,9 +267,9 @@ fn read_placement(doc: &Doc, hand: &[God]) -> Option<Result<Placement, Vec<Probl
         if placed != held {
             let at = nodes.iter().flatten().next().map(|n| n.pos);
             let missing: Vec<&str> = placed
-                .keys()
-                .filter(|g| !held.contains_key(g))
-                .map(|g| g.title())
+                .iter()
+                .filter(|(g, _)| !held.has(*g))
+                .map(|(g, _)| g.title())
                 .collect();
             let mut message = if missing.is_empty() {
                 format!(
@@ -300,9 +300,9 @@ fn read_placement(doc: &Doc, hand: &[God]) -> Option<Result<Placement, Vec<Probl
         l
     };
     Some(Ok(Placement {
-        ceremony1: next(),
-        ceremony2: next(),
-        ceremony3: next(),
+        ceremony1: next().into(),
+        ceremony2: next().into(),
+        ceremony3: next().into(),
     }))
 }
 
@@ -375,8 +375,8 @@ fn read_candles(
         return Some(Err(problems));
     }
     let mut plan = CandlePlan {
-        light: light_list,
-        buy: buy_list,
+        light: light_list.into(),
+        buy: buy_list.into(),
         give: gifts,
     };
     plan.light.sort();

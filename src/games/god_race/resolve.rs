@@ -2,9 +2,9 @@
 //! box), rounds 1+ (candles, rituals, the race, returning and recolouring orbs, gifts), the draws
 //! for the next round, and the end of the game (spec god-race.md, rulings 1, 2, 9–11).
 
-use super::gods::{Counts, God, counts, total};
+use super::gods::{Counts, God, GodSet, counts, total};
 use super::race::{self, Move, Track};
-use super::state::{CANDLE_PRICE, CandlePlan, Gift, Live, Placement, State};
+use super::state::{CANDLE_PRICE, CandlePlan, Gift, Live, Orbs, Placement, State};
 use crate::doc::Choice;
 use crate::games::{Resolution, RoundResult, to_table};
 use crate::player_id::PlayerId;
@@ -12,7 +12,7 @@ use crate::rng::{self, GameRng};
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 #[derive(Serialize)]
 struct Public {
@@ -173,7 +173,7 @@ impl Notes for () {}
 /// What a round of the race did, for the announcement.
 pub struct Race {
     pub ceremonies: [Counts; 3],
-    pub rituals: BTreeSet<God>,
+    pub rituals: GodSet,
     pub log: race::Log,
 }
 
@@ -255,8 +255,8 @@ impl Notes for Record {
     }
     fn candles(&mut self, i: usize, plan: &CandlePlan) {
         let note = &mut self.private[i];
-        note.lit = plan.light.clone();
-        note.bought = plan.buy.clone();
+        note.lit = plan.light.to_vec();
+        note.bought = plan.buy.to_vec();
         note.gave = plan.give.clone();
     }
     fn received(&mut self, to: &PlayerId, candle: God) {
@@ -317,7 +317,7 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
     };
     if let Some(race) = step.race {
         public.orbs = race.ceremonies.to_vec();
-        public.rituals = race.rituals.into_iter().collect();
+        public.rituals = race.rituals.iter().collect();
         public.winners = race
             .log
             .winners
@@ -388,7 +388,7 @@ fn round_zero(state: &mut State, meadows: &[God], notes: &mut impl Notes, seed: 
             two
         });
         for god in God::ALL.iter().filter(|g| !support.contains(g)) {
-            *orb_box.entry(*god).or_default() += 1;
+            orb_box.add(*god, 1);
         }
         let next_meadow = meadows[i];
         let gained = support
@@ -407,7 +407,7 @@ fn round_zero(state: &mut State, meadows: &[God], notes: &mut impl Notes, seed: 
 /// Rounds 1+: candles and rituals, the race, orbs back to the box and recoloured, gifts.
 fn race_round(state: &mut State, notes: &mut impl Notes, seed: u64) -> Race {
     let mut ceremonies: [Counts; 3] = Default::default();
-    let mut rituals = BTreeSet::new();
+    let mut rituals = GodSet::default();
     let mut gifts: Vec<Gift> = Vec::new();
     let round = state.round;
     for (i, (id, me)) in state.players.iter_mut().enumerate() {
@@ -420,7 +420,7 @@ fn race_round(state: &mut State, notes: &mut impl Notes, seed: u64) -> Race {
         });
         for (c, orbs) in placement.ceremonies().iter().enumerate() {
             for god in orbs.iter() {
-                *ceremonies[c].entry(*god).or_default() += 1;
+                ceremonies[c].add(*god, 1);
             }
         }
         notes.placed(i, &placement);
@@ -433,7 +433,9 @@ fn race_round(state: &mut State, notes: &mut impl Notes, seed: u64) -> Race {
                 me.candles.remove(i);
             }
         }
-        rituals.extend(plan.light.iter().copied());
+        for god in &plan.light {
+            rituals.insert(*god);
+        }
         notes.candles(i, &plan);
         gifts.extend(plan.give);
     }
@@ -452,11 +454,11 @@ fn race_round(state: &mut State, notes: &mut impl Notes, seed: u64) -> Race {
                 skip_meadow = None;
                 continue;
             }
-            *state.orb_box.entry(*god).or_default() += 1;
+            state.orb_box.add(*god, 1);
         }
     }
     for god in &log.finished {
-        let k = state.orb_box.remove(god).unwrap_or(0);
+        let k = state.orb_box.take(*god);
         let racing = track.spaces.len() as u32;
         if racing == 0 {
             state.discarded += k;
@@ -465,12 +467,11 @@ fn race_round(state: &mut State, notes: &mut impl Notes, seed: u64) -> Race {
         let share = k / racing;
         if share > 0 {
             for g in track.spaces.keys() {
-                *state.orb_box.entry(*g).or_default() += share;
+                state.orb_box.add(*g, share);
             }
         }
         state.discarded += k % racing;
     }
-    state.orb_box.retain(|_, n| *n > 0);
     for gift in gifts {
         if let Some(to) = state.players.get_mut(&gift.to) {
             to.candles.push(gift.candle);
@@ -496,10 +497,12 @@ fn draw_hands(state: &mut State, seed: u64, round: u32) {
     let mut pool: Vec<God> = state
         .orb_box
         .iter()
-        .flat_map(|(g, n)| std::iter::repeat_n(*g, *n as usize))
+        .flat_map(|(g, n)| std::iter::repeat_n(g, n as usize))
         .collect();
     for p in state.players.values_mut() {
-        let mut hand = Vec::new();
+        // The hand's allocation is reused from round to round.
+        let hand = &mut p.hand;
+        hand.clear();
         for _ in 0..3 {
             if pool.is_empty() {
                 break;
@@ -510,13 +513,12 @@ fn draw_hands(state: &mut State, seed: u64, round: u32) {
         p.meadow_orb = state.gods.contains_key(&p.meadow).then_some(p.meadow);
         hand.extend(p.meadow_orb);
         hand.sort();
-        p.hand = hand;
     }
     state.orb_box = counts(&pool);
 }
 
 fn random_placement(hand: &[God], rng: &mut GameRng) -> Placement {
-    let mut lists: [Vec<God>; 3] = Default::default();
+    let mut lists: [Orbs; 3] = Default::default();
     for god in hand {
         lists[rng.random_range(0..3)].push(*god);
     }

@@ -83,16 +83,20 @@ impl Live {
     }
 }
 
+/// A few orbs or candles, held inline: a hand has at most four orbs, so placing and lighting
+/// them allocates nothing (the simulator plays millions of rounds). Written as a list.
+pub type Orbs = smallvec::SmallVec<[God; 4]>;
+
 /// The orbs of a hand over the three ceremonies.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Placement {
-    pub ceremony1: Vec<God>,
-    pub ceremony2: Vec<God>,
-    pub ceremony3: Vec<God>,
+    pub ceremony1: Orbs,
+    pub ceremony2: Orbs,
+    pub ceremony3: Orbs,
 }
 
 impl Placement {
-    pub fn ceremonies(&self) -> [&Vec<God>; 3] {
+    pub fn ceremonies(&self) -> [&Orbs; 3] {
         [&self.ceremony1, &self.ceremony2, &self.ceremony3]
     }
 }
@@ -100,8 +104,8 @@ impl Placement {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct CandlePlan {
-    pub light: Vec<God>,
-    pub buy: Vec<God>,
+    pub light: Orbs,
+    pub buy: Orbs,
     pub give: Vec<Gift>,
 }
 
