@@ -308,6 +308,18 @@ impl GameConfig {
         if raw.title.trim().is_empty() {
             errors.push(bad("title", "must not be empty".into()));
         }
+        // TOML integers are signed 64-bit: a larger seed would be written into state.toml and
+        // refused there at the next tick.
+        if raw.seed > i64::MAX as u64 {
+            errors.push(bad(
+                "seed",
+                format!(
+                    "is {}; a seed is a whole number from 0 to {}",
+                    raw.seed,
+                    i64::MAX
+                ),
+            ));
+        }
         let schedule = raw
             .schedule
             .map(|s| parse_schedule(path, s))

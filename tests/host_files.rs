@@ -53,6 +53,12 @@ fn edits() -> Vec<Edit> {
         },
         Edit {
             file: "game.toml",
+            what: "seed beyond what state.toml can hold",
+            change: |t| replace_first(t, "seed = 20261130", "seed = 12000000000000000000"),
+            says: "seed: is 12000000000000000000; a seed is a whole number from 0 to 9223372036854775807",
+        },
+        Edit {
+            file: "game.toml",
             what: "misspelt key",
             change: |t| replace_first(t, "title =", "titel ="),
             says: "titel",

@@ -24,6 +24,7 @@ mod planar_control;
 mod properties;
 mod season;
 mod secrecy;
+mod simulate;
 mod site;
 mod tick;
 mod tokens;

@@ -124,8 +124,13 @@ pub fn headline<G: Simulated>() -> (Vec<String>, Pick) {
     }
 }
 
-/// One round of a simulated game: each submitting player's file, as the tick would read it.
+/// One round of a simulated game: every version each player sent, in the order sent, as the
+/// files the tick would read.
 pub type Submissions = Vec<(PlayerId, String)>;
+
+/// A whole simulated game as it reached the host: per resolution, the game's round number and
+/// the versions sent for it.
+pub type Transcript = Vec<(u32, Submissions)>;
 
 /// A game the simulator can play: its bots and what a finished game says of each player.
 pub trait Simulated: Game {
@@ -184,8 +189,7 @@ pub trait Simulated: Game {
 }
 
 /// Sends one version of a submission through the rules' own validation, as the tick does, and
-/// records it (a later version replaces an earlier one in the record). Returns what the rules
-/// answered.
+/// records it (every version, in the order sent). Returns what the rules answered.
 pub fn submit<G: Game>(
     state: &mut G::State,
     player: &PlayerId,
@@ -197,18 +201,15 @@ pub fn submit<G: Game>(
         Err(problem) => crate::games::Outcome::refused(problem),
     };
     if let Some(r) = record.as_deref_mut() {
-        match r.iter_mut().find(|(id, _)| id == player) {
-            Some(entry) => entry.1 = text,
-            None => r.push((player.clone(), text)),
-        }
+        r.push((player.clone(), text));
     }
     outcome
 }
 
 /// The seed of game `index`: the same for every setting of a run, so that a sweep compares its
-/// settings on the same deals and draws.
+/// settings on the same deals and draws. Below 2^63, as every seed game.toml may hold.
 pub fn game_seed(seed: u64, index: u64) -> u64 {
-    splitmix(splitmix(seed) ^ index)
+    splitmix(splitmix(seed) ^ index) >> 1
 }
 
 fn splitmix(x: u64) -> u64 {
@@ -218,13 +219,31 @@ fn splitmix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// One whole game of a setting: its tally and the strategy of each player (id order). With
-/// `transcript`, every round's submissions are kept (to replay the game through the tick).
+/// One whole game of a setting: its tally and the strategy of each player (id order).
 pub fn play_game<G: Simulated>(
     setting: &Setting,
     index: u64,
-    mut transcript: Option<&mut Vec<Submissions>>,
 ) -> Result<(Tally, Vec<Strategy>), SetupError> {
+    let (_, tally, bots) = play::<G>(setting, index, None)?;
+    Ok((tally, bots))
+}
+
+/// One whole game with everything sent in it, and its final state: to replay the game through
+/// the tick and compare.
+pub fn play_recorded<G: Simulated>(
+    setting: &Setting,
+    index: u64,
+) -> Result<(G::State, Transcript, Tally), SetupError> {
+    let mut transcript = Transcript::new();
+    let (state, tally, _) = play::<G>(setting, index, Some(&mut transcript))?;
+    Ok((state, transcript, tally))
+}
+
+fn play<G: Simulated>(
+    setting: &Setting,
+    index: u64,
+    mut transcript: Option<&mut Transcript>,
+) -> Result<(G::State, Tally, Vec<Strategy>), SetupError> {
     let seed = game_seed(setting.seed, index);
     let mut rng = BotRng::seed_from_u64(seed ^ 0xB075);
     // Strategies change seats every game, so a strategy's results are not a seat's.
@@ -242,12 +261,13 @@ pub fn play_game<G: Simulated>(
     }
     let (mut rounds, mut submissions, mut defaults) = (0, 0, 0);
     while !G::is_over(&state) && rounds < MAX_ROUNDS {
+        let number = G::round(&state);
         let mut round = transcript.as_ref().map(|_| Submissions::new());
         submissions += G::play(&mut state, &bots, &mut rng, &mut memory, round.as_mut());
         defaults += G::advance(&mut state, seed, &mut memory);
         rounds += 1;
         if let (Some(t), Some(r)) = (transcript.as_deref_mut(), round) {
-            t.push(r);
+            t.push((number, r));
         }
     }
     let tally = Tally {
@@ -257,7 +277,7 @@ pub fn play_game<G: Simulated>(
         defaults,
         players: G::tally(&start, &state, &memory),
     };
-    Ok((tally, bots))
+    Ok((state, tally, bots))
 }
 
 #[cfg(test)]

@@ -42,7 +42,7 @@ pub fn run<G: Simulated>(plan: &Plan, quiet: bool) -> Result<Vec<Stats>> {
                             let games = c * CHUNK..((c + 1) * CHUNK).min(plan.games);
                             let count = games.end - games.start;
                             for i in games {
-                                let (tally, bots) = play_game::<G>(setting, i, None)?;
+                                let (tally, bots) = play_game::<G>(setting, i)?;
                                 let strategies: Vec<usize> =
                                     bots.iter().map(|b| b.index()).collect();
                                 stats.add(&tally, &strategies);

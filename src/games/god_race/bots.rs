@@ -292,7 +292,7 @@ mod tests {
     use crate::doc::Doc;
     use crate::games::Game;
     use crate::simulate::plan::{Base, Plan, Request};
-    use crate::simulate::play_game;
+    use crate::simulate::play_recorded;
 
     fn setting(bots: &str) -> crate::simulate::plan::Setting {
         let request = Request {
@@ -322,8 +322,7 @@ mod tests {
     fn every_bot_choice_is_a_valid_submission_stored_as_the_rules_store_it() {
         let s = setting("random=4,leader=3");
         for game in 0..20 {
-            let mut transcript = Vec::new();
-            let (tally, _) = play_game::<GodRace>(&s, game, Some(&mut transcript)).unwrap();
+            let (_, transcript, tally) = play_recorded::<GodRace>(&s, game).unwrap();
             assert!(tally.finished && tally.defaults == 0, "{tally:?}");
             // Replay the game through receive: the same submissions, the rules' own validation.
             let mut state = GodRace::setup(&crate::games::Setup {
@@ -332,7 +331,7 @@ mod tests {
                 seed: crate::simulate::game_seed(s.seed, game),
             })
             .unwrap();
-            for round in &transcript {
+            for (_, round) in &transcript {
                 for (id, text) in round {
                     let out = GodRace::receive(&mut state, id, &Doc::parse(text).unwrap());
                     assert!(
