@@ -23,14 +23,14 @@ GOAL = 14
 
 def winner(spaces, counts):
     """The god with the largest count held by exactly one racing god (counts of 0 count)."""
-    by = {}
+    racing = [counts[g] for g in range(5) if spaces[g] is not None]
+    best, best_god = -1, None
     for g in range(5):
         if spaces[g] is not None:
-            by.setdefault(counts[g], []).append(g)
-    for c in sorted(by, reverse=True):
-        if len(by[c]) == 1:
-            return by[c][0]
-    return None
+            c = counts[g]
+            if c > best and racing.count(c) == 1:
+                best, best_god = c, g
+    return best_god
 
 
 def black(spaces, podium, rituals):
@@ -114,25 +114,26 @@ def game(n, rng):
         # draws: each player in turn, three orbs without replacement, plus the meadow orb
         pool = [g for g in range(5) for _ in range(box[g])]
         hands = []
+        randrange = rng.randrange
         for p in range(n):
             hand = []
             for _ in range(3):
                 if not pool:
                     break
-                i = rng.randrange(len(pool))
+                i = randrange(len(pool))
                 pool[i], pool[-1] = pool[-1], pool[i]
                 hand.append(pool.pop())
             hands.append(hand)
-        box = [0] * 5
-        for g in pool:
-            box[g] += 1
+        box = [pool.count(g) for g in range(5)]
         # submissions and the round
         ceremonies = [[0] * 5 for _ in range(3)]
         rituals = set()
         for p in range(n):
             meadow_orb = meadow[p] if spaces[meadow[p]] is not None else None
-            for g in hands[p] + ([meadow_orb] if meadow_orb is not None else []):
-                ceremonies[rng.randrange(3)][g] += 1
+            for g in hands[p]:
+                ceremonies[randrange(3)][g] += 1
+            if meadow_orb is not None:
+                ceremonies[randrange(3)][meadow_orb] += 1
             lit = [c for c in candles[p] if rng.random() < 0.5]
             for c in lit:
                 candles[p].remove(c)

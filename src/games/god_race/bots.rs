@@ -31,17 +31,39 @@ pub struct View<'a> {
     pub garnets: i64,
 }
 
-impl<'a> View<'a> {
-    /// The view of player `me` of `state`: only the public track and `me`'s own facts.
-    pub fn of(state: &State, me: &'a PlayerState) -> View<'a> {
+/// The public part of every view of a round: the round, the goal and the track.
+#[derive(Clone, Copy)]
+struct Track {
+    round: u32,
+    goal: u32,
+    spaces: [Option<u32>; 5],
+}
+
+impl Track {
+    fn of(state: &State) -> Track {
         let mut spaces = [None; 5];
         for (god, space) in &state.gods {
             spaces[*god as usize] = Some(*space);
         }
-        View {
+        Track {
             round: state.round,
             goal: state.options.spaces,
             spaces,
+        }
+    }
+}
+
+impl<'a> View<'a> {
+    /// The view of player `me` of `state`: only the public track and `me`'s own facts.
+    pub fn of(state: &State, me: &'a PlayerState) -> View<'a> {
+        View::mine(Track::of(state), me)
+    }
+
+    fn mine(track: Track, me: &'a PlayerState) -> View<'a> {
+        View {
+            round: track.round,
+            goal: track.goal,
+            spaces: track.spaces,
             meadow: me.meadow,
             support: &me.support,
             hand: &me.hand,
@@ -241,11 +263,9 @@ impl Simulated for GodRace {
         if state.finished {
             return 0;
         }
-        let mut lives = Vec::with_capacity(bots.len());
-        for (p, bot) in state.players.values().zip(bots) {
-            lives.push(choose(&View::of(state, p), *bot, rng));
-        }
-        for ((id, p), live) in state.players.iter_mut().zip(lives) {
+        let track = Track::of(state);
+        for ((id, p), bot) in state.players.iter_mut().zip(bots) {
+            let live = choose(&View::mine(track, p), *bot, rng);
             if let Some(r) = record.as_deref_mut() {
                 r.push((id.clone(), to_toml(&live)));
             }
