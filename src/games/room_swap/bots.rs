@@ -5,7 +5,7 @@
 //! A bot knows its own allowed rooms and garnets, the round's table, and its Peek answers.
 
 use super::RoomSwap;
-use super::rooms::{Room, scoring_rooms, table_for};
+use super::rooms::{Room, Row, table_for};
 use super::state::{Phase, State};
 use crate::doc::Choice;
 use crate::player_id::PlayerId;
@@ -117,36 +117,51 @@ fn peeked_room(answer: &str) -> Option<Room> {
 }
 
 /// The allowed rooms with the best chance of scoring, given the rooms of `known` others and
-/// `unknown` others choosing uniformly at random, on the table for `players`.
+/// `unknown` others choosing uniformly at random, on the table for `players`. Counts every way
+/// the unknown players can split over the three rooms, weighted by how many assignments give
+/// that split.
 fn best_rooms(allowed: &[Room], known: &[Room], unknown: usize, players: usize) -> Vec<Room> {
     let Some(table) = table_for(players) else {
         return allowed.to_vec();
     };
-    let mut wins = vec![0u32; allowed.len()];
-    let cases = 3usize.pow(unknown as u32);
-    let mut rooms: Vec<Room> = Vec::with_capacity(players);
-    for case in 0..cases {
-        for (k, mine) in allowed.iter().enumerate() {
-            rooms.clear();
-            rooms.extend_from_slice(known);
-            let mut c = case;
-            for _ in 0..unknown {
-                rooms.push(Room::ALL[c % 3]);
-                c /= 3;
-            }
-            rooms.push(*mine);
-            if scoring_rooms(table, &rooms).is_some_and(|s| s.contains(mine)) {
-                wins[k] += 1;
+    let mut base = [0usize; 3];
+    for r in known {
+        base[*r as usize] += 1;
+    }
+    let factorial = |n: usize| (1..=n).product::<usize>().max(1);
+    let mut weight = [0usize; 3];
+    for a in 0..=unknown {
+        for b in 0..=unknown - a {
+            let c = unknown - a - b;
+            let ways = factorial(unknown) / (factorial(a) * factorial(b) * factorial(c));
+            for (k, mine) in allowed.iter().enumerate() {
+                let mut sizes = [base[0] + a, base[1] + b, base[2] + c];
+                sizes[*mine as usize] += 1;
+                if scores(table, sizes, *mine as usize) {
+                    weight[k] += ways;
+                }
             }
         }
     }
-    let top = wins.iter().copied().max().unwrap_or(0);
+    let top = weight[..allowed.len()].iter().copied().max().unwrap_or(0);
     allowed
         .iter()
-        .zip(&wins)
+        .zip(&weight)
         .filter(|(_, w)| **w == top)
         .map(|(r, _)| *r)
         .collect()
+}
+
+/// Whether the players of room `mine` score when the rooms hold `sizes`: the rules' table, read
+/// as `scoring_rooms` reads it.
+fn scores(table: &[Row], sizes: [usize; 3], mine: usize) -> bool {
+    let mut sorted = sizes;
+    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    table
+        .iter()
+        .find(|(row, _)| *row == sorted)
+        .and_then(|(_, size)| *size)
+        .is_some_and(|size| sizes[mine] == size)
 }
 
 #[cfg(test)]
@@ -174,5 +189,27 @@ mod tests {
         assert!(!best.contains(&Room::Attic), "{best:?}");
         // Nothing known: every room is alike.
         assert_eq!(best_rooms(&all, &[], 5, 6), all.to_vec());
+        // The same answer as the rules' own reading of the table, room by room.
+        for sizes in [
+            [2, 2, 2],
+            [3, 2, 1],
+            [4, 1, 1],
+            [1, 4, 1],
+            [5, 1, 0],
+            [3, 3, 0],
+        ] {
+            let rooms: Vec<Room> = (0..3)
+                .flat_map(|r| std::iter::repeat_n(Room::ALL[r], sizes[r]))
+                .collect();
+            let table = table_for(6).unwrap();
+            let scoring = super::super::rooms::scoring_rooms(table, &rooms).unwrap();
+            for r in 0..3 {
+                assert_eq!(
+                    scores(table, sizes, r),
+                    scoring.contains(&Room::ALL[r]),
+                    "{sizes:?} {r}"
+                );
+            }
+        }
     }
 }

@@ -37,7 +37,7 @@ impl Room {
 }
 
 /// One row: room sizes in decreasing order, and the size of room whose occupants score.
-type Row = ([usize; 3], Option<usize>);
+pub type Row = ([usize; 3], Option<usize>);
 
 /// The six-player table of the rules.
 pub const SIX_PLAYER_TABLE: &[Row] = &[
