@@ -251,12 +251,44 @@ pub fn unchanged(path: &Path, bytes: &[u8]) -> bool {
 /// loss after a power cut would lose a tick's work (syncing every report as well would make a
 /// 10,000-player round take minutes).
 pub fn replace(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
+    replace_as(path, bytes, durable, Access::Owner)
+}
+
+/// Who may read a file written here: a game directory's files (reports, state, receipts) are
+/// the owner's alone; a web site's pages and `simulate --out` are for everyone (subject to the
+/// umask), or a web server running as another user could not serve them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Access {
+    #[default]
+    Owner,
+    Everyone,
+}
+
+impl Access {
+    fn mode(self) -> u32 {
+        match self {
+            Access::Owner => 0o600,
+            Access::Everyone => 0o644,
+        }
+    }
+}
+
+/// `write_atomic` for a file everyone may read.
+pub fn write_public(path: &Path, bytes: &[u8]) -> Result<()> {
+    if unchanged(path, bytes) {
+        return Ok(());
+    }
+    replace_as(path, bytes, false, Access::Everyone)
+}
+
+/// `replace` with the given access.
+pub fn replace_as(path: &Path, bytes: &[u8], durable: bool, access: Access) -> Result<()> {
     let folder = path.parent().unwrap_or(Path::new("."));
     // The folder usually exists: create it only when the temp file cannot be made without it.
-    let tmp = match write_temp(folder, bytes, durable) {
+    let tmp = match write_temp(folder, bytes, durable, access) {
         Err(e) if e.kind() == ErrorKind::NotFound => {
             create_dir(folder)?;
-            write_temp(folder, bytes, durable)
+            write_temp(folder, bytes, durable, access)
         }
         other => other,
     }
@@ -267,9 +299,14 @@ pub fn replace(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
     })
 }
 
-/// A new file `.adjudicate-<pid>-<n>` in `folder` holding `bytes` (owner-only: reports and state
-/// are private), synced if `durable`: one open, one write, one close.
-fn write_temp(folder: &Path, bytes: &[u8], durable: bool) -> std::io::Result<PathBuf> {
+/// A new file `.adjudicate-<pid>-<n>` in `folder` holding `bytes` (owner-only unless `access`
+/// says everyone), synced if `durable`: one open, one write, one close.
+fn write_temp(
+    folder: &Path,
+    bytes: &[u8],
+    durable: bool,
+    access: Access,
+) -> std::io::Result<PathBuf> {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     loop {
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -277,7 +314,7 @@ fn write_temp(folder: &Path, bytes: &[u8], durable: bool) -> std::io::Result<Pat
         let mut options = File::options();
         options.write(true).create_new(true);
         #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, access.mode());
         let mut file = match options.open(&tmp) {
             // left by a killed run with the same pid: take the next name
             Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,

@@ -3,7 +3,7 @@
 //! the previous state, and the next tick redoes the rest with the same bytes.
 
 use crate::error::Result;
-use crate::game_dir::{create_dir, replace, unchanged};
+use crate::game_dir::{Access, create_dir, replace_as, unchanged};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -13,6 +13,8 @@ pub struct Plan {
     /// Whether each folder written into existed when first looked at: a file in a folder that
     /// did not exist is new, so it is not read back to compare (one failing open per report).
     folders: HashMap<PathBuf, bool>,
+    /// Who may read the files written (owner-only unless `public`).
+    access: Access,
 }
 
 #[derive(Debug)]
@@ -24,6 +26,14 @@ enum Step {
 }
 
 impl Plan {
+    /// A plan whose files everyone may read (a web site).
+    pub fn public() -> Plan {
+        Plan {
+            access: Access::Everyone,
+            ..Plan::default()
+        }
+    }
+
     pub fn dir(&mut self, path: PathBuf) {
         if !self.exists(&path) {
             self.steps.push(Step::Dir(path));
@@ -81,8 +91,8 @@ impl Plan {
             match step {
                 Step::Dir(p) => create_dir(&p)?,
                 // planned only if different: no second comparison
-                Step::File(p, bytes) => replace(&p, &bytes, false)?,
-                Step::Durable(p, bytes) => replace(&p, &bytes, true)?,
+                Step::File(p, bytes) => replace_as(&p, &bytes, false, self.access)?,
+                Step::Durable(p, bytes) => replace_as(&p, &bytes, true, self.access)?,
             }
         }
         Ok(())

@@ -98,6 +98,18 @@ fn a_fixed_seed_prints_and_writes_the_same_bytes_on_one_thread_or_two() {
         );
     }
     // Each setting's games add up: wins of the three roles and games without a winner.
+    for name in one_files.keys() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(tmp.path().join("one").join(name))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(
+            mode & 0o044,
+            0o044,
+            "{name} is {mode:o}: everyone may read what is published"
+        );
+    }
     let html = String::from_utf8(one_files["index.html"].clone()).unwrap();
     assert_eq!(html.matches("<svg").count(), 2);
     assert_eq!(html.matches("role=\"img\"").count(), 2);
@@ -355,5 +367,56 @@ fn bad_flags_are_refused_with_the_flag_and_the_key_and_nothing_is_written() {
         assert!(r.stderr.contains(expected), "{args:?}: {}", r.stderr);
         assert!(r.stdout.is_empty(), "{args:?}");
         assert!(!out.exists(), "{args:?} wrote something");
+    }
+}
+
+/// `--out`'s index.html in headless Chromium (phone and desktop widths, a screenshot each) and
+/// through tidy: both charts drawn, titled, inside the page; nothing loaded from outside.
+#[test]
+fn the_out_page_shows_both_charts_in_a_browser() {
+    let (Some(chromium), Some(tidy)) = (crate::site::tool("chromium"), crate::site::tool("tidy"))
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let r = adjudicate([
+        "simulate",
+        "god-race",
+        "--games",
+        "300",
+        "--sweep",
+        "options.spaces=12..14",
+        "--bots",
+        "random=3,leader",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let page = out.join("index.html");
+    crate::site::assert_tidy(&tidy, &page);
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(
+        html.matches("<polyline").count() >= 2,
+        "lines drawn in the charts"
+    );
+    let reports = crate::site::in_chromium(&chromium, &tmp.path().join("shots"), &[page]);
+    assert_eq!(reports.len(), 2);
+    for r in &reports {
+        let at = format!("{} px", r["width"]);
+        assert_eq!(r["lang"], "en", "{at}");
+        assert_eq!(r["h1"], 1, "{at}");
+        assert_eq!(r["svgs"], 2, "{at}");
+        assert_eq!(r["svgs_without_title"], 0, "{at}");
+        assert_eq!(r["overflow"], serde_json::json!([]), "{at}");
+        assert_eq!(r["low_contrast"], serde_json::json!([]), "{at}");
+        assert_eq!(r["external"], serde_json::json!([]), "{at}");
+        assert!(
+            r["text"].as_str().unwrap().contains("sweep of spaces"),
+            "{at}"
+        );
+        let png = fs::read(r["screenshot"].as_str().unwrap()).unwrap();
+        assert_eq!(&png[1..4], b"PNG", "{at}");
     }
 }

@@ -249,6 +249,15 @@ fn a_second_run_writes_nothing_and_a_new_round_rewrites_only_its_pages() {
     let run = build(played_root(), out.path());
     assert!(run.stdout.contains("0 file(s) written"), "{}", run.stdout);
     assert_eq!(before, snapshot(out.path()));
+    // Published pages: a web server running as another user can read every one.
+    for page in before.keys() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(out.path().join(page))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o044, 0o044, "{} is {mode:o}", page.display());
+    }
 }
 
 #[test]

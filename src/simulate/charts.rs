@@ -2,13 +2,13 @@
 //! charts drawn with plotters' SVG backend (the share of games each group wins, across the sweep
 //! or per group; the histogram of game lengths), and `index.html`, which shows the charts inline
 //! (each titled and described for screen readers) and the printed report. Every file is written
-//! whole through a temporary file and a rename.
+//! whole through a temporary file and a rename, readable by everyone (to be published).
 
 use super::plan::Plan;
 use super::stats::{Group, Stats, wilson};
 use super::{Simulated, Strategy};
 use crate::error::{Error, Result};
-use crate::game_dir::write_atomic;
+use crate::game_dir::write_public;
 use plotters::prelude::*;
 use std::fmt::Write;
 use std::path::Path;
@@ -26,7 +26,7 @@ pub fn write<G: Simulated>(out: &Path, plan: &Plan, all: &[Stats]) -> Result<()>
         ("index.html", html::<G>(plan, all, &svg_wins, &svg_lengths)),
     ];
     for (name, text) in files {
-        write_atomic(&out.join(name), text.as_bytes())?;
+        write_public(&out.join(name), text.as_bytes())?;
     }
     Ok(())
 }

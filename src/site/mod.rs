@@ -168,7 +168,7 @@ pub fn build(root: &Path, out: &Path) -> Result<SiteReport> {
         }
     }
 
-    let mut plan = Plan::default();
+    let mut plan = Plan::public();
     let mut page = |plan: &mut Plan, path: PathBuf, text: String| {
         report.pages += 1;
         report.bytes += text.len();
