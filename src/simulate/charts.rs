@@ -143,7 +143,7 @@ type Drawn = std::result::Result<String, Box<dyn std::error::Error>>;
 /// The share of games each group wins, with 95% intervals: a line per group across a sweep, or
 /// a point per group for a single setting.
 fn wins_chart<G: Simulated>(plan: &Plan, all: &[Stats]) -> Drawn {
-    let (names, pick) = super::headline::<G>();
+    let (series, pick) = super::headline::<G>(all);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (760, 420)).into_drawing_area();
@@ -174,8 +174,8 @@ fn wins_chart<G: Simulated>(plan: &Plan, all: &[Stats]) -> Drawn {
             .x_labels(xs.len().clamp(2, 12))
             .x_label_formatter(&|x| format!("{x:.0}"))
             .draw()?;
-        for (k, name) in names.iter().enumerate() {
-            let colour = PALETTE[k % PALETTE.len()];
+        for (n, (k, name)) in series.iter().enumerate() {
+            let (k, colour) = (*k, PALETTE[n % PALETTE.len()]);
             let points: Vec<(f64, f64, f64, f64)> = xs
                 .iter()
                 .zip(all)
@@ -183,7 +183,7 @@ fn wins_chart<G: Simulated>(plan: &Plan, all: &[Stats]) -> Drawn {
                     let g = &pick(st)[k];
                     let (p, lo, hi) = wilson(g.games_won, st.games);
                     // Offset the groups a little so their intervals do not hide each other.
-                    let dx = (k as f64 - names.len() as f64 / 2.0) * 0.04;
+                    let dx = (n as f64 - series.len() as f64 / 2.0) * 0.04;
                     (x + dx, 100.0 * lo, 100.0 * p, 100.0 * hi)
                 })
                 .collect();
@@ -294,11 +294,12 @@ fn accessible(svg: &str, title: &str, desc: &str) -> String {
 }
 
 fn html<G: Simulated>(plan: &Plan, all: &[Stats], wins: &str, lengths: &str) -> String {
-    let (names, pick) = super::headline::<G>();
+    let (series, pick) = super::headline::<G>(all);
     let mut desc_wins = String::new();
     for (s, st) in plan.settings.iter().zip(all) {
         let _ = write!(desc_wins, "{}: ", s.label);
-        for (name, g) in names.iter().zip(pick(st)) {
+        for (k, name) in &series {
+            let g = &pick(st)[*k];
             let (p, lo, hi) = wilson(g.games_won, st.games);
             let _ = write!(
                 desc_wins,

@@ -107,9 +107,10 @@ fn simulate_game<G: Simulated>(
 pub type Pick = fn(&stats::Stats) -> &[stats::Group];
 
 /// What the headline figures (a sweep's table, the win chart) compare: the game's own groups
-/// (role, alignment), or the strategies for a game without any.
-pub fn headline<G: Simulated>() -> (Vec<String>, Pick) {
-    if G::GROUPS.is_empty() {
+/// (role, alignment), or the strategies for a game without any; only those that played in some
+/// setting, each with its index in the picked list.
+pub fn headline<G: Simulated>(all: &[stats::Stats]) -> (Vec<(usize, String)>, Pick) {
+    let (names, pick): (Vec<String>, Pick) = if G::GROUPS.is_empty() {
         (
             Strategy::ALL
                 .iter()
@@ -121,7 +122,13 @@ pub fn headline<G: Simulated>() -> (Vec<String>, Pick) {
         (G::GROUPS.iter().map(|s| s.to_string()).collect(), |s| {
             &s.by_group
         })
-    }
+    };
+    let present = names
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| all.iter().any(|st| pick(st)[*k].players > 0))
+        .collect();
+    (present, pick)
 }
 
 /// One round of a simulated game: every version each player sent, in the order sent, as the
@@ -146,6 +153,8 @@ pub trait Simulated: Game {
     const DEFAULT_PLAYERS: usize;
     /// What the game's points are called in the tables ("score", "points"); empty if none.
     const POINTS: &'static str;
+    /// Whether the game wins and spends garnets (Final Ritual does not).
+    const GARNETS: bool = true;
 
     /// What the bots remember between rounds, learnt only from what their players sent and
     /// from the announcements and their own private reports (`learn`): a Planar Control player's

@@ -48,7 +48,7 @@ fn group_rows(
     names: &[String],
     groups: &[Group],
     stats: &Stats,
-    points: &str,
+    (points, garnets): (&str, bool),
 ) {
     let _ = writeln!(
         text,
@@ -60,7 +60,7 @@ fn group_rows(
         "elim.",
         "tokens",
         if points.is_empty() { "-" } else { points },
-        "garnets",
+        if garnets { "garnets" } else { "-" },
     );
     for (name, g) in names.iter().zip(groups) {
         if g.players == 0 {
@@ -82,7 +82,11 @@ fn group_rows(
             } else {
                 moments(&g.points)
             },
-            moments(&g.garnets),
+            if garnets {
+                moments(&g.garnets)
+            } else {
+                "-".to_owned()
+            },
         );
     }
 }
@@ -128,7 +132,7 @@ pub fn setting<G: Simulated>(label: &str, stats: &Stats) -> String {
             &names,
             &stats.by_group,
             stats,
-            G::POINTS,
+            (G::POINTS, G::GARNETS),
         );
     }
     let names: Vec<String> = Strategy::ALL
@@ -141,7 +145,7 @@ pub fn setting<G: Simulated>(label: &str, stats: &Stats) -> String {
         &names,
         &stats.by_strategy,
         stats,
-        G::POINTS,
+        (G::POINTS, G::GARNETS),
     );
     let seats: Vec<String> = (1..=stats.by_seat.len())
         .map(|i| format!("seat {i}"))
@@ -153,7 +157,7 @@ pub fn setting<G: Simulated>(label: &str, stats: &Stats) -> String {
             &seats,
             &stats.by_seat,
             stats,
-            G::POINTS,
+            (G::POINTS, G::GARNETS),
         );
     }
     text
@@ -161,16 +165,17 @@ pub fn setting<G: Simulated>(label: &str, stats: &Stats) -> String {
 
 /// For a sweep: one line per setting, the share of games each group (or strategy) wins.
 pub fn sweep<G: Simulated>(key: &str, plan: &Plan, all: &[Stats]) -> String {
-    let (names, pick) = super::headline::<G>();
+    let (series, pick) = super::headline::<G>(all);
     let mut text = format!("\nsweep of {key}: share of games won (95% CI), mean length\n");
     let _ = write!(text, "  {:>8}", key.chars().take(8).collect::<String>());
-    for name in &names {
+    for (_, name) in &series {
         let _ = write!(text, "  {name:<22}");
     }
     let _ = writeln!(text, "  {:<22}  rounds", "no winner");
     for (setting, stats) in plan.settings.iter().zip(all) {
         let _ = write!(text, "  {:>8}", setting.value.unwrap_or_default());
-        for g in pick(stats) {
+        for (k, _) in &series {
+            let g = &pick(stats)[*k];
             let _ = write!(text, "  {:<22}", rate(g.games_won, stats.games));
         }
         let _ = writeln!(

@@ -184,6 +184,7 @@ impl Simulated for FinalRitual {
     const GROUPS: &'static [&'static str] = &["loyal", "selfish", "traitor"];
     const DEFAULT_PLAYERS: usize = 6;
     const POINTS: &'static str = "";
+    const GARNETS: bool = false;
     type Memory = ();
 
     fn play(
