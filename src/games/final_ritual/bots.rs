@@ -5,7 +5,8 @@
 //! priest feeds X to the altar and orders others to; a Selfish X priest keeps X and pulls cards
 //! to its own hand, refusing the most-marked player's orders while it has no mark itself; the
 //! Traitor orders the most-marked player to pay. Bots submit through `receive`. A bot knows its
-//! role, hand and oracles, and what is public: seats, who lives, Betray Marks.
+//! role, hand and oracles, and what is public: seats, who lives, Betray Marks. Ties between
+//! targets are drawn at random, so that no seat is everyone's target by the bot's design.
 
 use super::FinalRitual;
 use super::cards::{Effect, Goal, Oracle, Resource, Role, Targets};
@@ -79,7 +80,7 @@ fn random(state: &State, me: &PlayerId, rng: &mut BotRng) -> String {
     )
 }
 
-fn greedy(state: &State, me: &PlayerId) -> String {
+fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> String {
     let p = &state.players[me];
     let living = state.living();
     let others: Vec<&PlayerId> = living.iter().filter(|x| *x != me).collect();
@@ -91,10 +92,11 @@ fn greedy(state: &State, me: &PlayerId) -> String {
     let mut after = others.clone();
     after.sort_by_key(|x| (seat_of(x) + seats - p.seat) % seats);
     let marks = |id: &PlayerId| state.players[id].marks;
-    let victim = *others
-        .iter()
-        .max_by_key(|x| (marks(x), std::cmp::Reverse(seat_of(x))))
-        .expect("someone else lives");
+    // The most-marked player, ties drawn at random (not by seat: that would make one seat
+    // everyone's target and show up as a seat effect of the game).
+    let most = others.iter().map(|x| marks(x)).max().unwrap_or(0);
+    let tied: Vec<&PlayerId> = others.iter().copied().filter(|x| marks(x) == most).collect();
+    let victim = *tied.choose(rng).expect("someone else lives");
     let next = after[0];
     let (mine, rest): (Option<Resource>, Vec<Resource>) = match p.role.goal() {
         Goal::Altar(r) | Goal::Hand(r) => {
@@ -205,7 +207,7 @@ impl Simulated for FinalRitual {
             }
             let text = match bots[i] {
                 Strategy::Random => random(state, id, rng),
-                Strategy::Smart => greedy(state, id),
+                Strategy::Smart => greedy(state, id, rng),
             };
             submit::<FinalRitual>(state, id, text, &mut record);
         }
