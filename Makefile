@@ -11,8 +11,8 @@ build:
 	$(CARGO) build --release --locked
 
 ## Plays the sample games round by round into $(DEMO_DIR)/<game>/, prints the reports, plays a
-## short season into $(DEMO_DIR)/season/, and writes the public archive as a web site into
-## $(DEMO_DIR)/site/.
+## short season into $(DEMO_DIR)/season/, writes the public archive as a web site into
+## $(DEMO_DIR)/site/, and simulates 20,000 Final Rituals into $(DEMO_DIR)/simulate/.
 demo: build
 	bash scripts/demo.sh $(BIN) $(DEMO_DIR)/room-swap room-swap dave
 	bash scripts/demo.sh $(BIN) $(DEMO_DIR)/god-race god-race erin
@@ -21,6 +21,8 @@ demo: build
 	bash scripts/season_demo.sh $(BIN) $(DEMO_DIR)/season dave
 	$(BIN) site $(DEMO_DIR) $(DEMO_DIR)/site
 	@echo "The public archive of the games and the season: $(DEMO_DIR)/site/index.html"
+	$(BIN) simulate final-ritual --games 5000 --sweep options.selfish_hand=6..9 --out $(DEMO_DIR)/simulate
+	@echo "Final Ritual's balance across selfish_hand, with charts: $(DEMO_DIR)/simulate/index.html"
 
 ## Unit tests, rule cases and the integration tests (the built binary on real temp directories,
 ## mail through a real SMTP server: aiosmtpd from PyPI, installed into $(VENV)).
@@ -41,7 +43,9 @@ check:
 ## Speed targets (issue #17; never asserted in tests), each against its floor, side by side:
 ## the sample ticks against a program that writes the same files (examples/floor.rs); the God
 ## Race round at 10,000 and 100,000 players (resolving, idle, status; peak memory); the resolve
-## phase against a plain Python model (scripts/god_race_model.py); then the phase-by-phase bench.
+## phase against a plain Python model (scripts/god_race_model.py); simulate's games per second
+## (God Race against a Python model of whole games, scripts/god_race_games.py) and its memory at
+## N and 10N games; then the phase-by-phase bench.
 ## BENCH_TMP picks the file system (default /tmp; /dev/shm shows the CPU cost alone).
 BENCH_TMP ?= /tmp
 bench: build
@@ -51,6 +55,7 @@ bench: build
 	TMPDIR=$(BENCH_TMP) bash scripts/bench_big.sh $(BIN) target/release/examples/floor 10000 3
 	TMPDIR=$(BENCH_TMP) bash scripts/bench_big.sh $(BIN) target/release/examples/floor 100000 1
 	bash scripts/bench_resolve.sh target/release/examples/race_resolve 1000 10000 100000
+	bash scripts/bench_simulate.sh $(BIN) 100000
 	$(CARGO) bench --locked --bench god_race_round
 
 clean-demo:
