@@ -160,6 +160,9 @@ pub trait Simulated: Game {
     /// from the announcements and their own private reports (`learn`): a Planar Control player's
     /// divinations. `()` for games whose state view says all a player knows.
     type Memory: Default;
+    /// Whether the bots learn anything from results (`learn`); if not, the simulator does not
+    /// build the opening's result just to show it to them.
+    const LEARNS: bool = false;
 
     /// Every bot of an expected player submits for the current round: `bots[i]` plays player i
     /// (id order) from that player's view alone. With `record`, each submission is also written
@@ -265,7 +268,9 @@ fn play<G: Simulated>(
     })?;
     let start = G::garnets(&state);
     let mut memory = G::Memory::default();
-    if let Some(opening) = G::opening(&state) {
+    if G::LEARNS
+        && let Some(opening) = G::opening(&state)
+    {
         G::learn(&mut memory, &opening);
     }
     let (mut rounds, mut submissions, mut defaults) = (0, 0, 0);

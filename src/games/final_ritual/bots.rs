@@ -95,7 +95,11 @@ fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> String {
     // The most-marked player, ties drawn at random (not by seat: that would make one seat
     // everyone's target and show up as a seat effect of the game).
     let most = others.iter().map(|x| marks(x)).max().unwrap_or(0);
-    let tied: Vec<&PlayerId> = others.iter().copied().filter(|x| marks(x) == most).collect();
+    let tied: Vec<&PlayerId> = others
+        .iter()
+        .copied()
+        .filter(|x| marks(x) == most)
+        .collect();
     let victim = *tied.choose(rng).expect("someone else lives");
     let next = after[0];
     let (mine, rest): (Option<Resource>, Vec<Resource>) = match p.role.goal() {

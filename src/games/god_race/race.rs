@@ -95,15 +95,19 @@ pub struct Log {
 /// Ruling 3: among racing gods, the god whose count is the largest count held by exactly one god
 /// (a count of 0 counts; orbs of finished gods are ignored).
 pub fn ceremony_winner(spaces: &BTreeMap<God, u32>, orbs: &Counts) -> Option<God> {
-    let alone = |god: God| {
-        let count = orbs.get(god);
-        spaces.keys().filter(|g| orbs.get(**g) == count).count() == 1
-    };
-    spaces
-        .keys()
-        .copied()
-        .filter(|g| alone(*g))
-        .max_by_key(|g| orbs.get(*g))
+    // The racing gods' counts, read once (at most five).
+    let mut racing = [(God::White, 0u32); 5];
+    let mut n = 0;
+    for god in spaces.keys() {
+        racing[n] = (*god, orbs.get(*god));
+        n += 1;
+    }
+    let racing = &racing[..n];
+    racing
+        .iter()
+        .filter(|(_, count)| racing.iter().filter(|(_, c)| c == count).count() == 1)
+        .max_by_key(|(_, count)| *count)
+        .map(|(god, _)| *god)
 }
 
 const FINISHERS: usize = 3;

@@ -39,6 +39,7 @@ impl Simulated for PlanarControl {
     const DEFAULT_PLAYERS: usize = 15;
     const POINTS: &'static str = "";
     type Memory = Memory;
+    const LEARNS: bool = true;
 
     fn play(
         state: &mut State,
