@@ -25,8 +25,9 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use stats::{End, Tally};
 
-/// The random generator of the bots (never of the rules, which draw from `crate::rng`).
-pub type BotRng = rand_chacha::ChaCha8Rng;
+/// The random generator of the bots (never of the rules, which draw from `crate::rng`): a bot's
+/// choices need to be reproducible, not unpredictable, so a fast generator (xoshiro256++) serves.
+pub type BotRng = rand::rngs::Xoshiro256PlusPlus;
 
 /// A game cut off after this many resolutions counts as unfinished (a Room Swap that ties for
 /// ever, a God Race whose ceremonies keep tying).
