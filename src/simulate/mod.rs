@@ -154,8 +154,9 @@ pub trait Simulated: Game {
     const DEFAULT_PLAYERS: usize;
     /// What the game's points are called in the tables ("score", "points"); empty if none.
     const POINTS: &'static str;
-    /// Whether the game wins and spends garnets (Final Ritual does not).
-    const GARNETS: bool = true;
+    /// Whether the game deals in a season's stakes: garnets, Tokens of Life and Elimination
+    /// Candidates (Final Ritual names only a winner).
+    const STAKES: bool = true;
 
     /// What the bots remember between rounds, learnt only from what their players sent and
     /// from the announcements and their own private reports (`learn`): a Planar Control player's

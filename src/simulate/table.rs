@@ -48,8 +48,9 @@ fn group_rows(
     names: &[String],
     groups: &[Group],
     stats: &Stats,
-    (points, garnets): (&str, bool),
+    (points, stakes): (&str, bool),
 ) {
+    let dash = || "-".to_owned();
     let _ = writeln!(
         text,
         "  {:<14} {:>8}  {:<22} {:<22} {:>6} {:>6} {:>13} {:>13}",
@@ -57,10 +58,10 @@ fn group_rows(
         "per game",
         "wins a game (95% CI)",
         "player wins (95% CI)",
-        "elim.",
-        "tokens",
+        if stakes { "elim." } else { "-" },
+        if stakes { "tokens" } else { "-" },
         if points.is_empty() { "-" } else { points },
-        if garnets { "garnets" } else { "-" },
+        if stakes { "garnets" } else { "-" },
     );
     for (name, g) in names.iter().zip(groups) {
         if g.players == 0 {
@@ -70,23 +71,27 @@ fn group_rows(
         let moments = |m: &super::stats::Moments| format!("{:+.2} ±{:.2}", m.mean(), m.ci95());
         let _ = writeln!(
             text,
-            "  {:<14} {:>8.2}  {:<22} {:<22} {:>6.3} {:>6.3} {:>13} {:>13}",
+            "  {:<14} {:>8.2}  {:<22} {:<22} {:>6} {:>6} {:>13} {:>13}",
             name,
             g.players as f64 / stats.games as f64,
             rate(g.games_won, stats.games),
             rate(g.wins, g.players),
-            per_player(g.elimination),
-            per_player(g.tokens),
+            if stakes {
+                format!("{:.3}", per_player(g.elimination))
+            } else {
+                dash()
+            },
+            if stakes {
+                format!("{:.3}", per_player(g.tokens))
+            } else {
+                dash()
+            },
             if points.is_empty() {
-                "-".to_owned()
+                dash()
             } else {
                 moments(&g.points)
             },
-            if garnets {
-                moments(&g.garnets)
-            } else {
-                "-".to_owned()
-            },
+            if stakes { moments(&g.garnets) } else { dash() },
         );
     }
 }
@@ -132,7 +137,7 @@ pub fn setting<G: Simulated>(label: &str, stats: &Stats) -> String {
             &names,
             &stats.by_group,
             stats,
-            (G::POINTS, G::GARNETS),
+            (G::POINTS, G::STAKES),
         );
     }
     let names: Vec<String> = Strategy::ALL
@@ -145,7 +150,7 @@ pub fn setting<G: Simulated>(label: &str, stats: &Stats) -> String {
         &names,
         &stats.by_strategy,
         stats,
-        (G::POINTS, G::GARNETS),
+        (G::POINTS, G::STAKES),
     );
     let seats: Vec<String> = (1..=stats.by_seat.len())
         .map(|i| format!("seat {i}"))
@@ -157,7 +162,7 @@ pub fn setting<G: Simulated>(label: &str, stats: &Stats) -> String {
             &seats,
             &stats.by_seat,
             stats,
-            (G::POINTS, G::GARNETS),
+            (G::POINTS, G::STAKES),
         );
     }
     text

@@ -190,7 +190,7 @@ impl Simulated for FinalRitual {
     const GROUPS: &'static [&'static str] = &["loyal", "selfish", "traitor"];
     const DEFAULT_PLAYERS: usize = 6;
     const POINTS: &'static str = "";
-    const GARNETS: bool = false;
+    const STAKES: bool = false;
     type Memory = ();
 
     fn play(
