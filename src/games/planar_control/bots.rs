@@ -31,6 +31,79 @@ fn quoted(ids: &[&PlayerId]) -> String {
     names.join(", ")
 }
 
+/// The submission `bot` sends for `id`, and whom it divines; `None` if it has nothing to send.
+/// Reads only what the player knows: everyone's plane, its own alignment and garnets, the
+/// announced control, whom it has divined, and (in the elimination round, when they are public)
+/// the alignments.
+fn choose(
+    state: &State,
+    id: &PlayerId,
+    bot: Strategy,
+    memory: &Memory,
+    rng: &mut BotRng,
+) -> Option<(String, Vec<PlayerId>)> {
+    let me = &state.players[id];
+    if state.phase == Phase::Elimination {
+        // The alignments are public now: one member of each losing alignment.
+        let mut lines = vec!["[eliminate]".to_owned()];
+        for loser in state.losing_alignments() {
+            let members: Vec<&PlayerId> = state
+                .players
+                .iter()
+                .filter(|(_, p)| p.alignment == loser)
+                .map(|(id, _)| id)
+                .collect();
+            if let Some(pick) = members.choose(rng) {
+                lines.push(format!("{} = \"{pick}\"", loser.name()));
+            }
+        }
+        return Some((lines.join("\n") + "\n", Vec::new()));
+    }
+    if me.plane.is_large() {
+        let mates: Vec<&PlayerId> = state
+            .players
+            .iter()
+            .filter(|(other, p)| *other != id && p.plane == me.plane)
+            .map(|(other, _)| other)
+            .collect();
+        let text = match mates.choose(rng) {
+            None => "vote = \"abstain\"\n".to_owned(),
+            Some(target) => {
+                let spend = match bot {
+                    Strategy::Random => rng.random_range(0..=me.garnets.clamp(0, 3)),
+                    Strategy::Smart => {
+                        let ours = memory.control.get(me.plane.name())
+                            == Some(&me.alignment.name().to_owned());
+                        if ours { 0 } else { me.garnets.clamp(0, 2) }
+                    }
+                };
+                format!("vote = \"{target}\"\ngarnets = {spend}\n")
+            }
+        };
+        return Some((text, Vec::new()));
+    }
+    let mut others: Vec<&PlayerId> = state.players.keys().filter(|p| *p != id).collect();
+    others.shuffle(rng);
+    if bot == Strategy::Smart {
+        let seen = memory.divined.get(id);
+        let next = me.plane.drifts_to();
+        // Not yet divined first, then those on the next plane.
+        others.sort_by_key(|p| {
+            (
+                seen.is_some_and(|s| s.contains(*p)),
+                state.players[*p].plane != next,
+            )
+        });
+    }
+    let pair = &others[..2.min(others.len())];
+    (pair.len() == 2).then(|| {
+        (
+            format!("divine = [{}]\n", quoted(pair)),
+            pair.iter().map(|p| (*p).clone()).collect(),
+        )
+    })
+}
+
 impl Simulated for PlanarControl {
     const STRATEGY: &'static str = "hunter";
     const STRATEGY_ABOUT: &'static str = "on a plane its alignment does not control, votes a plane-mate with up to two garnets (none where it controls); divines players it has not divined, those on its next plane first";
@@ -54,68 +127,16 @@ impl Simulated for PlanarControl {
             if !expected.contains(id) {
                 continue;
             }
-            let me = &state.players[id];
-            let text = if state.phase == Phase::Elimination {
-                // The alignments are public now: one member of each losing alignment.
-                let mut lines = vec!["[eliminate]".to_owned()];
-                for loser in state.losing_alignments() {
-                    let members: Vec<&PlayerId> = state
-                        .players
-                        .iter()
-                        .filter(|(_, p)| p.alignment == loser)
-                        .map(|(id, _)| id)
-                        .collect();
-                    if let Some(pick) = members.choose(rng) {
-                        lines.push(format!("{} = \"{pick}\"", loser.name()));
-                    }
-                }
-                lines.join("\n") + "\n"
-            } else if me.plane.is_large() {
-                let mates: Vec<&PlayerId> = state
-                    .players
-                    .iter()
-                    .filter(|(other, p)| *other != id && p.plane == me.plane)
-                    .map(|(other, _)| other)
-                    .collect();
-                match mates.choose(rng) {
-                    None => "vote = \"abstain\"\n".to_owned(),
-                    Some(target) => {
-                        let spend = match bots[i] {
-                            Strategy::Random => rng.random_range(0..=me.garnets.clamp(0, 3)),
-                            Strategy::Smart => {
-                                let ours = memory.control.get(me.plane.name())
-                                    == Some(&me.alignment.name().to_owned());
-                                if ours { 0 } else { me.garnets.clamp(0, 2) }
-                            }
-                        };
-                        format!("vote = \"{target}\"\ngarnets = {spend}\n")
-                    }
-                }
-            } else {
-                let mut others: Vec<&PlayerId> = ids.iter().filter(|p| *p != id).collect();
-                others.shuffle(rng);
-                if bots[i] == Strategy::Smart {
-                    let seen = memory.divined.get(id);
-                    let next = me.plane.drifts_to();
-                    // Not yet divined first, then those on the next plane.
-                    others.sort_by_key(|p| {
-                        (
-                            seen.is_some_and(|s| s.contains(*p)),
-                            state.players[*p].plane != next,
-                        )
-                    });
-                }
-                let pair = &others[..2.min(others.len())];
-                if pair.len() < 2 {
-                    continue;
-                }
+            let Some((text, divined)) = choose(state, id, bots[i], memory, rng) else {
+                continue;
+            };
+            if !divined.is_empty() {
                 memory
                     .divined
                     .entry(id.clone())
                     .or_default()
-                    .extend(pair.iter().map(|p| (*p).clone()));
-                format!("divine = [{}]\n", quoted(pair))
-            };
+                    .extend(divined);
+            }
             submit::<PlanarControl>(state, id, text, &mut record);
         }
         expected.len() as u64
@@ -152,5 +173,116 @@ impl Simulated for PlanarControl {
                 garnets: p.garnets - start[i],
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Game;
+    use crate::simulate::plan::{Base, Plan, Request};
+    use rand::SeedableRng;
+
+    /// `state` and `memory` with everything `me` cannot know redrawn during the six rounds: the
+    /// other players' alignments, garnets and choices on file, and whom they divined.
+    fn scrambled(
+        state: &State,
+        memory: &Memory,
+        me: &PlayerId,
+        rng: &mut BotRng,
+    ) -> (State, Memory) {
+        let mut s = state.clone();
+        let ids: Vec<PlayerId> = s.players.keys().cloned().collect();
+        for (id, p) in s.players.iter_mut().filter(|(id, _)| *id != me) {
+            p.alignment = *Alignment::ALL.choose(rng).expect("three alignments");
+            p.garnets = rng.random_range(0..20);
+            p.live.vote = ids
+                .iter()
+                .filter(|o| *o != id)
+                .collect::<Vec<_>>()
+                .choose(rng)
+                .map(|o| (*o).clone());
+        }
+        let mut m = Memory {
+            control: memory.control.clone(),
+            divined: memory.divined.clone(),
+            elimination: Vec::new(),
+        };
+        for (_, seen) in m.divined.iter_mut().filter(|(id, _)| *id != me) {
+            *seen = ids
+                .iter()
+                .filter(|_| rng.random_bool(0.3))
+                .cloned()
+                .collect();
+        }
+        (s, m)
+    }
+
+    /// Whatever is hidden from a player, the bots write the same submission for them: checked
+    /// for every player before every main round of 10 simulated games, each bot against its own
+    /// redraw. (In the elimination round the alignments are public and nothing is redrawn.)
+    #[test]
+    fn what_a_player_cannot_see_does_not_change_what_their_bot_sends() {
+        let request = Request {
+            target: "planar-control".into(),
+            games: 1,
+            players: None,
+            garnets: None,
+            set: Vec::new(),
+            sweep: None,
+            bots: Some("random=7,hunter".into()),
+            seed: 4,
+            jobs: Some(1),
+            out: None,
+            quiet: true,
+        };
+        let setting = Plan::new::<PlanarControl>(&request, Base::find("planar-control").unwrap())
+            .unwrap()
+            .settings
+            .remove(0);
+        let mut checked = 0;
+        let mut scramble_rng = BotRng::seed_from_u64(9);
+        for game in 0..10 {
+            let seed = crate::simulate::game_seed(setting.seed, game);
+            let mut state = PlanarControl::setup(&crate::games::Setup {
+                players: &setting.players,
+                options: &setting.options,
+                seed,
+            })
+            .unwrap();
+            let mut memory = Memory::default();
+            if let Some(opening) = PlanarControl::opening(&state) {
+                PlanarControl::learn(&mut memory, &opening);
+            }
+            let mut rng = BotRng::seed_from_u64(seed);
+            let bots: Vec<Strategy> = (0..15)
+                .map(|i| {
+                    if i % 2 == 0 {
+                        Strategy::Smart
+                    } else {
+                        Strategy::Random
+                    }
+                })
+                .collect();
+            while state.phase == Phase::Main {
+                for id in state.players.keys() {
+                    for bot in Strategy::ALL {
+                        let (other, other_memory) =
+                            scrambled(&state, &memory, id, &mut scramble_rng);
+                        assert_ne!(other, state);
+                        let (mut a, mut b) = (rng.clone(), rng.clone());
+                        assert_eq!(
+                            choose(&state, id, bot, &memory, &mut a),
+                            choose(&other, id, bot, &other_memory, &mut b),
+                            "{id}"
+                        );
+                        checked += 1;
+                    }
+                }
+                PlanarControl::play(&mut state, &bots, &mut rng, &mut memory, None);
+                PlanarControl::advance(&mut state, seed, &mut memory);
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 }
