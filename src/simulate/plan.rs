@@ -216,6 +216,29 @@ impl Plan {
     }
 }
 
+/// The one setting of `G`'s defaults played by `bots` from `seed`, for the bots' tests.
+#[cfg(test)]
+pub(crate) fn test_setting<G: Simulated>(bots: &str, seed: u64) -> Setting {
+    let request = Request {
+        target: G::ID.name().into(),
+        games: 1,
+        players: None,
+        garnets: None,
+        set: Vec::new(),
+        sweep: None,
+        bots: Some(bots.into()),
+        seed,
+        jobs: Some(1),
+        out: None,
+        quiet: true,
+    };
+    let base = Base::find(G::ID.name()).expect("a game id");
+    Plan::new::<G>(&request, base)
+        .expect("the defaults are a valid setting")
+        .settings
+        .remove(0)
+}
+
 /// `options.KEY=VALUE`: VALUE is read as TOML (`7`, `true`, `"execution"`), or as a string if it
 /// is not TOML (`execution`).
 fn option_assignment(text: &str, flag: &str) -> Result<(String, toml::Value)> {

@@ -246,7 +246,6 @@ impl Simulated for FinalRitual {
 mod tests {
     use super::*;
     use crate::games::Game;
-    use crate::simulate::plan::{Base, Plan, Request};
     use rand::SeedableRng;
 
     /// `state` with everything `me` cannot know redrawn: the other players' roles, oracles and
@@ -279,23 +278,7 @@ mod tests {
     /// living player before every round of 30 simulated games, both bots, three redraws each.
     #[test]
     fn what_a_player_cannot_see_does_not_change_what_their_bot_sends() {
-        let request = Request {
-            target: "final-ritual".into(),
-            games: 1,
-            players: None,
-            garnets: None,
-            set: Vec::new(),
-            sweep: None,
-            bots: Some("random=3,greedy".into()),
-            seed: 4,
-            jobs: Some(1),
-            out: None,
-            quiet: true,
-        };
-        let setting = Plan::new::<FinalRitual>(&request, Base::find("final-ritual").unwrap())
-            .unwrap()
-            .settings
-            .remove(0);
+        let setting = crate::simulate::plan::test_setting::<FinalRitual>("random=3,greedy", 4);
         let mut checked = 0;
         let mut scramble_rng = BotRng::seed_from_u64(9);
         for game in 0..30 {

@@ -311,28 +311,10 @@ mod tests {
     use super::*;
     use crate::doc::Doc;
     use crate::games::Game;
-    use crate::simulate::plan::{Base, Plan, Request};
     use crate::simulate::play_recorded;
 
     fn setting(bots: &str) -> crate::simulate::plan::Setting {
-        let request = Request {
-            target: "god-race".into(),
-            games: 1,
-            players: Some(7),
-            garnets: None,
-            set: Vec::new(),
-            sweep: None,
-            bots: Some(bots.into()),
-            seed: 3,
-            jobs: Some(1),
-            out: None,
-            quiet: true,
-        };
-        let base = Base::find("god-race").unwrap();
-        Plan::new::<GodRace>(&request, base)
-            .unwrap()
-            .settings
-            .remove(0)
+        crate::simulate::plan::test_setting::<GodRace>(bots, 3)
     }
 
     /// The fast path stores exactly what the rules store when the bot's file is received: every

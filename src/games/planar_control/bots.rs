@@ -180,7 +180,6 @@ impl Simulated for PlanarControl {
 mod tests {
     use super::*;
     use crate::games::Game;
-    use crate::simulate::plan::{Base, Plan, Request};
     use rand::SeedableRng;
 
     /// `state` and `memory` with everything `me` cannot know redrawn during the six rounds: the
@@ -223,23 +222,7 @@ mod tests {
     /// redraw. (In the elimination round the alignments are public and nothing is redrawn.)
     #[test]
     fn what_a_player_cannot_see_does_not_change_what_their_bot_sends() {
-        let request = Request {
-            target: "planar-control".into(),
-            games: 1,
-            players: None,
-            garnets: None,
-            set: Vec::new(),
-            sweep: None,
-            bots: Some("random=7,hunter".into()),
-            seed: 4,
-            jobs: Some(1),
-            out: None,
-            quiet: true,
-        };
-        let setting = Plan::new::<PlanarControl>(&request, Base::find("planar-control").unwrap())
-            .unwrap()
-            .settings
-            .remove(0);
+        let setting = crate::simulate::plan::test_setting::<PlanarControl>("random=7,hunter", 4);
         let mut checked = 0;
         let mut scramble_rng = BotRng::seed_from_u64(9);
         for game in 0..10 {
