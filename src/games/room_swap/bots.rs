@@ -43,28 +43,12 @@ impl Simulated for RoomSwap {
                 }
                 continue;
             }
-            let allowed = state.allowed_rooms(id);
-            let first = *allowed.choose(rng).expect("a Block always leaves a room");
+            let (text, first, allowed) = first_version(state, id, bots[i], &playing, rng);
+            let out = submit::<RoomSwap>(state, id, text, &mut record);
             if bots[i] == Strategy::Random {
-                submit::<RoomSwap>(
-                    state,
-                    id,
-                    format!("room = \"{}\"\n", first.name()),
-                    &mut record,
-                );
                 continue;
             }
-            let me = &state.players[id];
-            let affordable = (me.garnets / state.options.peek_cost.max(1)).clamp(0, 2) as usize;
-            let mut others: Vec<&PlayerId> = playing.iter().filter(|p| *p != id).collect();
-            others.shuffle(rng);
-            others.truncate(affordable);
-            let mut text = format!("room = \"{}\"\n", first.name());
-            if !others.is_empty() {
-                let names: Vec<String> = others.iter().map(|p| format!("\"{p}\"")).collect();
-                text.push_str(&format!("peek = [{}]\n", names.join(", ")));
-            }
-            let out = submit::<RoomSwap>(state, id, text, &mut record);
+            // best-response: a second version if the Peek answers favour another room
             let known: Vec<Room> = out.answers.iter().filter_map(|a| peeked_room(a)).collect();
             let unknown = playing.len() - 1 - known.len();
             let best = best_rooms(&allowed, &known, unknown, playing.len());
@@ -105,6 +89,33 @@ impl Simulated for RoomSwap {
             })
             .collect()
     }
+}
+
+/// The first version `bot` sends for `id` in a round (`playing`: who plays it, in the order
+/// they send), the room it names, and the rooms `id` may choose. Reads only what the player
+/// knows: their own allowed rooms and garnets, the price of a Peek, and who plays.
+fn first_version(
+    state: &State,
+    id: &PlayerId,
+    bot: Strategy,
+    playing: &[PlayerId],
+    rng: &mut BotRng,
+) -> (String, Room, Vec<Room>) {
+    let allowed = state.allowed_rooms(id);
+    let first = *allowed.choose(rng).expect("a Block always leaves a room");
+    let mut text = format!("room = \"{}\"\n", first.name());
+    if bot == Strategy::Smart {
+        let me = &state.players[id];
+        let affordable = (me.garnets / state.options.peek_cost.max(1)).clamp(0, 2) as usize;
+        let mut others: Vec<&PlayerId> = playing.iter().filter(|p| *p != id).collect();
+        others.shuffle(rng);
+        others.truncate(affordable);
+        if !others.is_empty() {
+            let names: Vec<String> = others.iter().map(|p| format!("\"{p}\"")).collect();
+            text.push_str(&format!("peek = [{}]\n", names.join(", ")));
+        }
+    }
+    (text, first, allowed)
 }
 
 /// The room a Peek answer names ("Peek on bob: bob's initial room this round is the Attic.").
@@ -167,6 +178,62 @@ fn scores(table: &[Row], sizes: [usize; 3], mine: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Game;
+    use rand::{RngExt, SeedableRng};
+
+    /// `state` with everything `me` cannot see redrawn: the other players' choices on file
+    /// (rooms, items, Peeks), garnets, points and Blocks used.
+    fn scrambled(state: &State, me: &PlayerId, rng: &mut BotRng) -> State {
+        let mut s = state.clone();
+        for (_, p) in s.players.iter_mut().filter(|(id, _)| *id != me) {
+            let room = *Room::ALL.choose(rng).expect("three rooms");
+            p.live.room = Some(room);
+            p.live.initial_room = Some(room);
+            p.garnets = rng.random_range(0..20);
+            p.points = rng.random_range(0..5);
+            p.block_used = rng.random_bool(0.5);
+        }
+        s
+    }
+
+    /// Whatever is hidden from a player, the first version their bot sends is the same (the
+    /// second one follows from the rules' answers to its Peeks): checked for every player at
+    /// every point of the sending order of 20 simulated games, both bots.
+    #[test]
+    fn what_a_player_cannot_see_does_not_change_what_their_bot_sends() {
+        let setting = crate::simulate::plan::test_setting::<RoomSwap>("random=3,best-response", 4);
+        let mut checked = 0;
+        let mut scramble_rng = BotRng::seed_from_u64(9);
+        for game in 0..20 {
+            let seed = crate::simulate::game_seed(setting.seed, game);
+            let mut state = RoomSwap::setup(&crate::games::Setup {
+                players: &setting.players,
+                options: &setting.options,
+                seed,
+            })
+            .unwrap();
+            let mut rng = BotRng::seed_from_u64(seed);
+            let bots = [Strategy::Random, Strategy::Smart].repeat(3);
+            while matches!(state.phase, Phase::Main | Phase::Tiebreak) {
+                let playing = state.playing();
+                for id in &playing {
+                    for bot in Strategy::ALL {
+                        let other = scrambled(&state, id, &mut scramble_rng);
+                        let (mut a, mut b) = (rng.clone(), rng.clone());
+                        assert_eq!(
+                            first_version(&state, id, bot, &playing, &mut a),
+                            first_version(&other, id, bot, &playing, &mut b),
+                            "{id}"
+                        );
+                        checked += 1;
+                    }
+                }
+                RoomSwap::play(&mut state, &bots, &mut rng, &mut (), None);
+                RoomSwap::advance(&mut state, seed, &mut ());
+            }
+        }
+        assert!(checked > 400, "{checked}");
+    }
 
     #[test]
     fn peek_answers_are_read_as_players_read_them() {
