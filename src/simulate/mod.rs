@@ -253,6 +253,26 @@ pub fn play_recorded<G: Simulated>(
     Ok((state, transcript, tally))
 }
 
+/// A game of `setting` set up from `seed` (`game_seed`), and what its bots learn from the
+/// opening.
+pub fn start<G: Simulated>(
+    setting: &Setting,
+    seed: u64,
+) -> Result<(G::State, G::Memory), SetupError> {
+    let state = G::setup(&Setup {
+        players: &setting.players,
+        options: &setting.options,
+        seed,
+    })?;
+    let mut memory = G::Memory::default();
+    if G::LEARNS
+        && let Some(opening) = G::opening(&state)
+    {
+        G::learn(&mut memory, &opening);
+    }
+    Ok((state, memory))
+}
+
 fn play<G: Simulated>(
     setting: &Setting,
     index: u64,
@@ -263,18 +283,8 @@ fn play<G: Simulated>(
     // Strategies change seats every game, so a strategy's results are not a seat's.
     let mut bots = setting.bots.clone();
     bots.shuffle(&mut rng);
-    let mut state = G::setup(&Setup {
-        players: &setting.players,
-        options: &setting.options,
-        seed,
-    })?;
+    let (mut state, mut memory) = start::<G>(setting, seed)?;
     let start = G::garnets(&state);
-    let mut memory = G::Memory::default();
-    if G::LEARNS
-        && let Some(opening) = G::opening(&state)
-    {
-        G::learn(&mut memory, &opening);
-    }
     let (mut rounds, mut submissions, mut defaults) = (0, 0, 0);
     while !G::is_over(&state) && rounds < MAX_ROUNDS {
         let number = G::round(&state);

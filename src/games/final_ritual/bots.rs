@@ -283,12 +283,7 @@ mod tests {
         let mut scramble_rng = BotRng::seed_from_u64(9);
         for game in 0..30 {
             let seed = crate::simulate::game_seed(setting.seed, game);
-            let mut state = FinalRitual::setup(&crate::games::Setup {
-                players: &setting.players,
-                options: &setting.options,
-                seed,
-            })
-            .unwrap();
+            let (mut state, _) = crate::simulate::start::<FinalRitual>(&setting, seed).unwrap();
             let mut rng = BotRng::seed_from_u64(seed);
             while !state.finished {
                 for id in state.living() {

@@ -327,12 +327,8 @@ mod tests {
             let (_, transcript, tally) = play_recorded::<GodRace>(&s, game).unwrap();
             assert!(tally.finished && tally.defaults == 0, "{tally:?}");
             // Replay the game through receive: the same submissions, the rules' own validation.
-            let mut state = GodRace::setup(&crate::games::Setup {
-                players: &s.players,
-                options: &s.options,
-                seed: crate::simulate::game_seed(s.seed, game),
-            })
-            .unwrap();
+            let seed = crate::simulate::game_seed(s.seed, game);
+            let (mut state, ()) = crate::simulate::start::<GodRace>(&s, seed).unwrap();
             for (_, round) in &transcript {
                 for (id, text) in round {
                     let out = GodRace::receive(&mut state, id, &Doc::parse(text).unwrap());
@@ -342,7 +338,7 @@ mod tests {
                         state.round, out.problems
                     );
                 }
-                state = GodRace::resolve(&state, crate::simulate::game_seed(s.seed, game)).state;
+                state = GodRace::resolve(&state, seed).state;
             }
             assert!(state.finished);
             assert_eq!(GodRace::tally(&[0; 7], &state, &()).len(), 7);

@@ -179,7 +179,6 @@ impl Simulated for PlanarControl {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Game;
     use rand::SeedableRng;
 
     /// `state` and `memory` with everything `me` cannot know redrawn during the six rounds: the
@@ -227,16 +226,8 @@ mod tests {
         let mut scramble_rng = BotRng::seed_from_u64(9);
         for game in 0..10 {
             let seed = crate::simulate::game_seed(setting.seed, game);
-            let mut state = PlanarControl::setup(&crate::games::Setup {
-                players: &setting.players,
-                options: &setting.options,
-                seed,
-            })
-            .unwrap();
-            let mut memory = Memory::default();
-            if let Some(opening) = PlanarControl::opening(&state) {
-                PlanarControl::learn(&mut memory, &opening);
-            }
+            let (mut state, mut memory) =
+                crate::simulate::start::<PlanarControl>(&setting, seed).unwrap();
             let mut rng = BotRng::seed_from_u64(seed);
             let bots: Vec<Strategy> = (0..15)
                 .map(|i| {

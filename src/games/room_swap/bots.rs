@@ -178,7 +178,6 @@ fn scores(table: &[Row], sizes: [usize; 3], mine: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Game;
     use rand::{RngExt, SeedableRng};
 
     /// `state` with everything `me` cannot see redrawn: the other players' choices on file
@@ -206,12 +205,7 @@ mod tests {
         let mut scramble_rng = BotRng::seed_from_u64(9);
         for game in 0..20 {
             let seed = crate::simulate::game_seed(setting.seed, game);
-            let mut state = RoomSwap::setup(&crate::games::Setup {
-                players: &setting.players,
-                options: &setting.options,
-                seed,
-            })
-            .unwrap();
+            let (mut state, _) = crate::simulate::start::<RoomSwap>(&setting, seed).unwrap();
             let mut rng = BotRng::seed_from_u64(seed);
             let bots = [Strategy::Random, Strategy::Smart].repeat(3);
             while matches!(state.phase, Phase::Main | Phase::Tiebreak) {
