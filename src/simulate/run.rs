@@ -43,9 +43,7 @@ pub fn run<G: Simulated>(plan: &Plan, quiet: bool) -> Result<Vec<Stats>> {
                             let count = games.end - games.start;
                             for i in games {
                                 let (tally, bots) = play_game::<G>(setting, i)?;
-                                let strategies: Vec<usize> =
-                                    bots.iter().map(|b| b.index()).collect();
-                                stats.add(&tally, &strategies);
+                                stats.add(&tally, &bots);
                             }
                             done.fetch_add(count, Ordering::Relaxed);
                             Ok(stats)

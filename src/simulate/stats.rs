@@ -139,7 +139,7 @@ impl Stats {
     }
 
     /// Folds one game in; `strategy[i]` is the strategy that played player i.
-    pub fn add(&mut self, tally: &Tally, strategy: &[usize]) {
+    pub fn add(&mut self, tally: &Tally, strategy: &[super::Strategy]) {
         self.games += 1;
         self.unfinished += u64::from(!tally.finished);
         self.no_winner += u64::from(!tally.players.iter().any(|p| p.won));
@@ -170,7 +170,7 @@ impl Stats {
                 present |= 1 << g;
                 won |= u32::from(end.won) << g;
             }
-            let s = strategy[i];
+            let s = strategy[i].index();
             add(&mut self.by_strategy[s]);
             s_present |= 1 << s;
             s_won |= u32::from(end.won) << s;
@@ -259,7 +259,13 @@ mod tests {
         let one = |ts: &[Tally]| {
             let mut s = Stats::new(2, 2);
             for t in ts {
-                s.add(t, &[0, 1]);
+                s.add(
+                    t,
+                    &[
+                        super::super::Strategy::Random,
+                        super::super::Strategy::Smart,
+                    ],
+                );
             }
             s
         };
