@@ -9,6 +9,7 @@ use super::stats::{Group, Stats, wilson};
 use super::{Simulated, Strategy};
 use crate::error::{Error, Result};
 use crate::game_dir::write_public;
+use crate::site::svg::escape;
 use plotters::prelude::*;
 use std::fmt::Write;
 use std::path::Path;
@@ -264,13 +265,6 @@ fn lengths_chart<G: Simulated>(plan: &Plan, all: &[Stats]) -> Drawn {
         root.present()?;
     }
     Ok(svg)
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// An SVG of plotters, made accessible: `role="img"`, a label, a `<title>` and a `<desc>` that
