@@ -78,7 +78,7 @@ fn run(n: usize) {
 
     let t = Instant::now();
     let renderer = ctx.renderer().unwrap();
-    let result = ResultFile::new(&ctx, 1, 1, Some(2), resolution.result);
+    let result = ResultFile::new(&ctx, 1, 1, Some(2), None, resolution.result);
     let reports = result.render::<GodRace>(&ctx, &renderer).unwrap();
     let render = t.elapsed();
     let t = Instant::now();

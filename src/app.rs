@@ -434,7 +434,10 @@ fn season_ingest(
         }
     }
     for (file, why) in &done.left {
-        println!("{}: {why}; left in new/", file.display());
+        eprintln!(
+            "adjudicate: {}: {why}; not used, flagged in cur/ (see the season's ingest.log)",
+            file.display()
+        );
     }
     if done.matches.is_empty() && done.left.is_empty() {
         println!("nothing to ingest");

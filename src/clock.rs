@@ -24,6 +24,17 @@ pub fn human(t: Timestamp) -> String {
     t.strftime("%a %-d %b %H:%M UTC").to_string()
 }
 
+/// Two times side by side ("arrived …, the deadline was …"), to the second when the minutes
+/// alone would read the same: "02:30:21" and "02:30:00", never "02:30" and "02:30".
+pub fn human_apart(a: Timestamp, b: Timestamp) -> (String, String) {
+    let (x, y) = (human(a), human(b));
+    if x != y {
+        return (x, y);
+    }
+    let precise = |t: Timestamp| t.strftime("%a %-d %b %H:%M:%S UTC").to_string();
+    (precise(a), precise(b))
+}
+
 /// "Tue 2 Dec 2026 15:00 UTC": for places where the year matters.
 pub fn human_with_year(t: Timestamp) -> String {
     t.strftime("%a %-d %b %Y %H:%M UTC").to_string()
@@ -52,6 +63,29 @@ pub fn relative(from: Timestamp, to: Timestamp) -> String {
     }
 }
 
+/// An optional instant (Unix seconds) written as a TOML time (`2026-12-02T15:00:00Z`), for
+/// `#[serde(with = …)]`.
+pub mod toml_time {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(t: &Option<i64>, s: S) -> Result<S::Ok, S::Error> {
+        let text = t
+            .and_then(|t| jiff::Timestamp::from_second(t).ok())
+            .map(super::rfc3339)
+            .ok_or_else(|| serde::ser::Error::custom("not a time"))?;
+        let time: toml::value::Datetime = text.parse().map_err(serde::ser::Error::custom)?;
+        time.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+        let Some(time) = Option::<toml::value::Datetime>::deserialize(d)? else {
+            return Ok(None);
+        };
+        let t = super::parse_instant(&time.to_string()).map_err(serde::de::Error::custom)?;
+        Ok(Some(t.as_second()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,5 +100,26 @@ mod tests {
         assert_eq!(parse_duration("24h").unwrap().as_secs(), 86_400);
         assert!(parse_duration("soon").is_err());
         assert!(parse_duration("0h").is_err());
+    }
+
+    #[test]
+    fn times_in_the_same_minute_are_told_apart_to_the_second() {
+        let deadline = parse_instant("2026-12-02T02:30:00Z").unwrap();
+        let late = parse_instant("2026-12-02T02:30:21Z").unwrap();
+        assert_eq!(
+            human_apart(late, deadline),
+            (
+                "Wed 2 Dec 02:30:21 UTC".to_owned(),
+                "Wed 2 Dec 02:30:00 UTC".to_owned()
+            )
+        );
+        let later = parse_instant("2026-12-02T02:41:00Z").unwrap();
+        assert_eq!(
+            human_apart(later, deadline),
+            (
+                "Wed 2 Dec 02:41 UTC".to_owned(),
+                "Wed 2 Dec 02:30 UTC".to_owned()
+            )
+        );
     }
 }

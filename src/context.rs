@@ -28,6 +28,16 @@ pub struct StateFile<S> {
     /// progress, so a tick refuses to run with another (absent in files of older versions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// When the current round began taking versions: the moment the round before it was
+    /// resolved (its deadline, or earlier when it closed early or was forced), in Unix seconds,
+    /// written as a TOML time. A version that reached the host after it counts for this round.
+    /// Absent before the first resolution and in files of older versions.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::clock::toml_time"
+    )]
+    pub opened: Option<i64>,
     #[serde(flatten)]
     pub game: S,
 }
@@ -37,18 +47,20 @@ impl<S> StateFile<S> {
         StateFile {
             receipts_applied,
             seed: Some(ctx.config.seed),
+            opened: None,
             game,
         }
     }
 }
 
 /// The keys of state.toml that are the tick's, not the game's.
-const FILE_KEYS: &[&str] = &["receipts_applied", "seed"];
+const FILE_KEYS: &[&str] = &["receipts_applied", "seed", "opened"];
 
 /// The tick's own keys of state.toml.
 struct Progress {
     receipts_applied: usize,
     seed: Option<u64>,
+    opened: Option<i64>,
 }
 
 impl GameContext {
@@ -89,6 +101,7 @@ impl GameContext {
         let progress = Progress {
             receipts_applied: count("receipts_applied")?.unwrap_or(0) as usize,
             seed: count("seed")?,
+            opened: counts.get("opened").copied(),
         };
         if let Some(seed) = progress.seed.filter(|s| *s != self.config.seed) {
             return Err(Error::invalid(
@@ -105,6 +118,7 @@ impl GameContext {
         Ok(Some(StateFile {
             receipts_applied: progress.receipts_applied,
             seed: progress.seed,
+            opened: progress.opened,
             game,
         }))
     }

@@ -42,15 +42,26 @@ pub fn parse_with_counts<T: DeserializeOwned>(
         if !others.contains(&name) {
             continue;
         }
-        let number = match value.get_ref() {
-            DeValue::Integer(i) => i64::from_str_radix(i.as_str(), i.radix()).ok(),
-            _ => None,
+        // a time (`opened`) comes back as Unix seconds
+        let (number, expected) = match value.get_ref() {
+            DeValue::Integer(i) => (
+                i64::from_str_radix(i.as_str(), i.radix()).ok(),
+                "a whole number",
+            ),
+            DeValue::Datetime(d) => (
+                d.to_string()
+                    .parse::<jiff::Timestamp>()
+                    .ok()
+                    .map(|t| t.as_second()),
+                "a time with an offset (e.g. 2026-12-02T15:00:00Z)",
+            ),
+            _ => (None, "a whole number, or a time for a time"),
         };
         let Some(number) = number else {
             return Err(Error::invalid(
                 path,
                 at(text, key.span().start),
-                format!("{name} must be a whole number"),
+                format!("{name} must be {expected}"),
             ));
         };
         counts.insert(name.to_owned(), number);

@@ -71,6 +71,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../templates/common/token.txt.tera"),
     ),
     (
+        "common/nothing.txt.tera",
+        include_str!("../templates/common/nothing.txt.tera"),
+    ),
+    (
         "final-ritual/macros.txt.tera",
         include_str!("../templates/final-ritual/macros.txt.tera"),
     ),
@@ -134,10 +138,12 @@ pub enum Kind {
     Reject,
     Late,
     Same,
+    /// The reply to a message in which no submission was found.
+    Nothing,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 9] = [
         Kind::Public,
         Kind::Private,
         Kind::Ack,
@@ -146,6 +152,7 @@ impl Kind {
         Kind::Reject,
         Kind::Late,
         Kind::Same,
+        Kind::Nothing,
     ];
 
     fn file(self) -> &'static str {
@@ -158,6 +165,7 @@ impl Kind {
             Kind::Reject => "reject.txt.tera",
             Kind::Late => "late.txt.tera",
             Kind::Same => "same.txt.tera",
+            Kind::Nothing => "nothing.txt.tera",
         }
     }
 }
@@ -236,6 +244,13 @@ pub struct AckContext<'a> {
     pub ignored: &'a [String],
     /// Whether the sender plays this round: only then are new versions invited.
     pub plays: bool,
+    /// How ingest read the message (several blocks, curly quotes, an answer in the quote …).
+    pub notes: &'a [String],
+    /// Where problem lines point: "of your message" when they are lines of the mail, not of the
+    /// file.
+    pub lines_of: &'a str,
+    /// This tick resolves the round: no new version can count any more.
+    pub closing: bool,
 }
 
 /// The reply to a version that reached the host after its round's deadline, or before it but
@@ -253,8 +268,24 @@ pub struct LateContext<'a> {
 #[derive(Serialize)]
 pub struct SameContext<'a> {
     pub game: &'a GameInfo,
-    pub version: u32,
+    /// `None`: the version is on file but not yet acknowledged (its acknowledgement follows).
+    pub version: Option<u32>,
     pub received_at: String,
+}
+
+/// The reply to a message in which no submission was found.
+#[derive(Serialize)]
+pub struct NothingContext<'a> {
+    pub game: &'a GameInfo,
+    pub subject: &'a str,
+    pub received_at: String,
+    /// What we found and what to do (`ingest::Nothing::explain`).
+    pub why: String,
+    /// The first lines we read, as the player wrote them (tokens redacted).
+    pub first_lines: &'a [String],
+    /// The two submissions of an ambiguous message (body, attachment).
+    pub body: Option<&'a str>,
+    pub attachment: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -269,6 +300,8 @@ pub struct NoticeContext<'a> {
 pub struct RejectContext<'a> {
     pub game: &'a GameInfo,
     pub subject: &'a str,
+    /// The token line was read and differs (else: there is none).
+    pub mismatch: bool,
 }
 
 #[derive(Serialize)]
@@ -277,6 +310,8 @@ pub struct ReminderContext<'a> {
     pub player: PlayerInfo,
     /// "in 3 h 0 min"
     pub time_left: String,
+    /// Messages from the player this round in which no submission was found.
+    pub unused: usize,
     /// The latest version received, if any, and its problems.
     pub version: Option<u32>,
     pub problems: &'a [String],
@@ -361,7 +396,12 @@ impl Renderer {
     /// The template a kind renders: the game's own, or a common one.
     fn template_name(&self, kind: Kind) -> String {
         match kind {
-            Kind::Notice | Kind::Reminder | Kind::Reject | Kind::Late | Kind::Same => {
+            Kind::Notice
+            | Kind::Reminder
+            | Kind::Reject
+            | Kind::Late
+            | Kind::Same
+            | Kind::Nothing => {
                 format!("common/{}", kind.file())
             }
             _ => format!("{}/{}", self.game.name(), kind.file()),

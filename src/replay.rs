@@ -39,6 +39,7 @@ impl WithGame for Replay<'_> {
             out.compare_round::<G>(ctx, &renderer, &result)?;
         }
         let mut applied = 0;
+        let mut closed = None;
         while !G::is_over(&state) {
             let round = G::round(&state);
             let index = G::rounds_played(&state);
@@ -67,13 +68,17 @@ impl WithGame for Replay<'_> {
             }
             let resolution = G::resolve(&state, ctx.config.seed);
             let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
-            let result = ResultFile::new(ctx, round, index, next_round, resolution.result);
+            // When the round closed is the tick's clock, not the rules': read from the archive.
+            // (a broken file gives none, and the comparison below reports the difference)
+            closed = ResultFile::load(ctx, round).ok().and_then(|r| r.closed());
+            let result = ResultFile::new(ctx, round, index, next_round, closed, resolution.result);
             out.compare_round::<G>(ctx, &renderer, &result)?;
             state = resolution.state;
             applied = 0;
             out.rounds += 1;
         }
-        let file = StateFile::new(ctx, applied, state);
+        let mut file = StateFile::new(ctx, applied, state);
+        file.opened = closed.map(|t| t.as_second());
         out.compare(
             &ctx.dir.state_toml(),
             toml::to_string(&file).expect("state serializes").as_bytes(),

@@ -37,6 +37,12 @@ pub struct Meta {
     /// round's own result, in `rounds/000/opening/`, and mailed as a welcome.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub opening: bool,
+    /// When the round stopped taking versions (RFC 3339): its deadline when it was resolved as
+    /// due, else the moment it was resolved (`early_close`, `--force`). The next round takes
+    /// every version that reached the host after it; `replay` reads it from here. Absent in
+    /// results of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed: Option<String>,
 }
 
 pub struct Reports {
@@ -45,11 +51,20 @@ pub struct Reports {
 }
 
 impl ResultFile {
+    /// When the round stopped taking versions (`meta.closed`), if the file says.
+    pub fn closed(&self) -> Option<jiff::Timestamp> {
+        self.meta
+            .closed
+            .as_deref()
+            .and_then(|c| clock::parse_instant(c).ok())
+    }
+
     pub fn new(
         ctx: &GameContext,
         round: u32,
         index: u32,
         next_round: Option<u32>,
+        closed: Option<jiff::Timestamp>,
         result: RoundResult,
     ) -> ResultFile {
         ResultFile {
@@ -62,6 +77,7 @@ impl ResultFile {
                     .and_then(|_| ctx.deadline(index + 1))
                     .map(clock::rfc3339),
                 opening: false,
+                closed: closed.map(clock::rfc3339),
             },
             public: result.public,
             private: result.private,
@@ -80,6 +96,7 @@ impl ResultFile {
                 next_round: Some(first_round),
                 next_deadline: ctx.deadline(0).map(clock::rfc3339),
                 opening: first_round == 0,
+                closed: None,
             },
             public: result.public,
             private: result.private,
@@ -156,6 +173,11 @@ impl ResultFile {
                     result.meta.round
                 ),
             );
+        }
+        if let Some(closed) = &result.meta.closed
+            && let Err(why) = clock::parse_instant(closed)
+        {
+            return bad("meta.closed", why);
         }
         let named = result.private.keys().map(|id| ("private", id));
         let named = named.chain(result.garnets.keys().map(|id| ("garnets", id)));
@@ -318,6 +340,7 @@ mod tests {
                 next_round: Some(2),
                 next_deadline: None,
                 opening: false,
+                closed: Some("2026-12-02T10:00:00Z".into()),
             },
             public: toml::from_str("round = 1\n[next]\nround = 2\n").unwrap(),
             private,

@@ -228,12 +228,19 @@ fn play_round<G: Game>(
     // the host, to reply to the message, and to tell the player what text was not read.
     let origins = crate::ingest::read_origins(ctx, round)?;
 
+    // Acknowledgements wait until the tick knows whether it resolves the round: one written by
+    // the tick that closes the round says so, instead of inviting new versions.
+    let mut pending: Vec<Pending> = Vec::new();
     // A previous tick may have written receipts and died before state.toml: apply the rest.
     for seq in file.receipts_applied..receipts.list.len() {
         let receipt = receipts.list[seq].clone();
         let outcome = reapply::<G>(ctx, &mut file.game, round, &receipt)?;
-        let ignored = ignored_text(&origins, &receipt);
-        mail.acknowledge(renderer, &info, &receipt, seq, &outcome, ignored)?;
+        pending.push(Pending {
+            seq,
+            outcome,
+            origin: origin_of(&origins, &receipt).cloned(),
+            receipt,
+        });
     }
 
     // The latest receipt of each player, by position: one lookup per file, whatever the size.
@@ -303,11 +310,12 @@ fn play_round<G: Game>(
         let late = deadline.filter(|d| reached > *d);
         let refused = screened.doc.is_err() || late.is_some();
         let mut outcome = match (&screened.doc, late) {
-            (_, Some(d)) => Outcome::refused(Problem::general(format!(
-                "reached the host {}, after the deadline ({}); not used",
-                clock::human(reached),
-                clock::human(d)
-            ))),
+            (_, Some(d)) => {
+                let (at, deadline) = clock::human_apart(reached, d);
+                Outcome::refused(Problem::general(format!(
+                    "reached the host {at}, after the deadline ({deadline}); not used"
+                )))
+            }
             (Ok(doc), None) => G::receive(&mut file.game, &player, doc),
             (Err(problem), None) => Outcome::refused(problem.clone()),
         };
@@ -338,15 +346,12 @@ fn play_round<G: Game>(
             late: receipt.late,
             problems: outcome.problems.len(),
         });
-        let ignored = origin.map_or(&[][..], |o| &o.ignored);
-        mail.acknowledge(
-            renderer,
-            &info,
-            &receipt,
-            receipts.list.len(),
-            &outcome,
-            ignored,
-        )?;
+        pending.push(Pending {
+            receipt: receipt.clone(),
+            seq: receipts.list.len(),
+            outcome,
+            origin: origin.cloned(),
+        });
         latest.insert(receipt.player.clone(), receipts.list.len());
         receipts.list.push(receipt);
         new_receipts = true;
@@ -379,6 +384,11 @@ fn play_round<G: Game>(
                     game: &info,
                     player: ctx.player_info(player),
                     time_left: clock::relative(from, d),
+                    unused: origins
+                        .unused
+                        .iter()
+                        .filter(|u| u.player.as_ref() == Some(player))
+                        .count(),
                     version: latest.map(|r| r.n),
                     problems: latest.map_or(&[][..], |r| &r.problems),
                     if_not_fixed: G::if_not_fixed(&file.game, player),
@@ -412,20 +422,31 @@ fn play_round<G: Game>(
             .into_iter()
             .flatten()
             .min();
-        return Ok(());
+        return mail.acknowledge_all(renderer, &info, pending, false);
     }
+    mail.acknowledge_all(renderer, &info, pending, true)?;
 
     // Reports are dated at the deadline that made them due (so a tick that is re-run after a crash
     // writes the same bytes); a forced or early resolution is dated now.
     let dated = deadline.filter(|d| opts.now >= *d).unwrap_or(opts.now);
     let resolution = G::resolve(&file.game, ctx.config.seed);
     let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
-    let result = ResultFile::new(ctx, round, index, next_round, resolution.result);
+    // The round closes at `dated`: the next round takes every version that reaches the host
+    // after it, even before this round's scheduled deadline (an early close, `--force`).
+    let result = ResultFile::new(
+        ctx,
+        round,
+        index,
+        next_round,
+        Some(dated),
+        resolution.result,
+    );
     publish::<G>(&mut mail, renderer, &result, false, dated)?;
     if let Some(next) = next_round {
         mail.plan.dir(ctx.dir.submissions(next));
     }
     *file = StateFile::new(ctx, 0, resolution.state);
+    file.opened = Some(dated.as_second());
     mail.report.resolved = Some(round);
     Ok(())
 }
@@ -545,7 +566,7 @@ pub fn closed_round_files(ctx: &GameContext, round: u32) -> Vec<String> {
 
 /// The skeleton that ends `player`'s latest report (the one that asked for `round`: the previous
 /// round's, or the opening's), copied into a reminder so that it too can be answered by editing.
-fn latest_skeleton(ctx: &GameContext, round: u32, player: &PlayerId) -> Option<String> {
+pub(crate) fn latest_skeleton(ctx: &GameContext, round: u32, player: &PlayerId) -> Option<String> {
     let file = format!("{player}.txt");
     let reports = [
         round.checked_sub(1).map(|r| ctx.dir.private(r, player)),
@@ -562,13 +583,24 @@ fn latest_skeleton(ctx: &GameContext, round: u32, player: &PlayerId) -> Option<S
     Some(text[start..end].to_owned())
 }
 
-/// The text ingest did not read in the message a receipt's version came in, if it did.
-fn ignored_text<'a>(origins: &'a crate::ingest::Origins, receipt: &Receipt) -> &'a [String] {
+/// Where ingest got a receipt's version from, if it did (the file is still the one it wrote).
+fn origin_of<'a>(
+    origins: &'a crate::ingest::Origins,
+    receipt: &Receipt,
+) -> Option<&'a crate::ingest::Origin> {
     origins
         .origin
         .get(&receipt.player)
         .filter(|o| o.sha256 == receipt.sha256)
-        .map_or(&[], |o| &o.ignored)
+}
+
+/// A version received this tick, to acknowledge once the tick knows whether it resolves.
+struct Pending {
+    receipt: Receipt,
+    /// Its position among the round's receipts.
+    seq: usize,
+    outcome: Outcome,
+    origin: Option<crate::ingest::Origin>,
 }
 
 /// What every path that reads a version (tick, crash recovery, `replay`, `check`) does to the
@@ -610,6 +642,13 @@ pub fn reapply<G: Game>(
     Ok(outcome)
 }
 
+/// How a version came (ingest's record of its message) and whether its tick closes the round.
+#[derive(Clone, Copy)]
+struct How<'a> {
+    origin: Option<&'a crate::ingest::Origin>,
+    closing: bool,
+}
+
 /// Queues messages into the plan: one .eml per message, unless it is already in `outbox/` or
 /// `sent/`, and only for players with a mail address when mail is on.
 struct Mailer<'a> {
@@ -623,6 +662,24 @@ struct Mailer<'a> {
 }
 
 impl Mailer<'_> {
+    /// Acknowledges every version received this tick; `closing`: this tick resolves the round.
+    fn acknowledge_all(
+        &mut self,
+        renderer: &Renderer,
+        info: &GameInfo,
+        pending: Vec<Pending>,
+        closing: bool,
+    ) -> Result<()> {
+        for p in pending {
+            let how = How {
+                origin: p.origin.as_ref(),
+                closing,
+            };
+            self.acknowledge(renderer, info, &p.receipt, p.seq, &p.outcome, how)?;
+        }
+        Ok(())
+    }
+
     fn acknowledge(
         &mut self,
         renderer: &Renderer,
@@ -630,7 +687,7 @@ impl Mailer<'_> {
         receipt: &Receipt,
         seq: usize,
         outcome: &Outcome,
-        ignored: &[String],
+        how: How<'_>,
     ) -> Result<()> {
         self.report.answers += outcome.answers.len() + outcome.notices.len();
         let at = clock::parse_instant(&receipt.at)
@@ -643,11 +700,12 @@ impl Mailer<'_> {
             let reached = clock::parse_instant(receipt.reached()).map_err(|m| {
                 Error::invalid(self.ctx.dir.receipts(info.round), "receipt.reached", m)
             })?;
+            let (arrived, deadline) = clock::human_apart(reached, deadline);
             let context = LateContext {
                 game: info,
                 round: info.round,
-                arrived: clock::human(reached),
-                deadline: clock::human(deadline),
+                arrived,
+                deadline,
                 resolved_first: false,
             };
             return self.queue(Mail {
@@ -664,6 +722,18 @@ impl Mailer<'_> {
                 in_reply_to: receipt.message_id.clone().filter(|id| id.starts_with('<')),
             });
         }
+        // Problem lines are told as lines of the player's own message when ingest read the
+        // version out of a longer text.
+        let lines = how.origin.map_or(&[][..], |o| &o.lines);
+        let mapped = !lines.is_empty();
+        let problems: Vec<Problem> = outcome
+            .problems
+            .iter()
+            .map(|p| Problem {
+                line: p.line.map(|l| lines.get(l - 1).map_or(l, |m| *m as usize)),
+                ..p.clone()
+            })
+            .collect();
         let context = AckContext {
             game: info,
             player: self.ctx.player_info(&receipt.player),
@@ -673,11 +743,14 @@ impl Mailer<'_> {
                 .map_or_else(|_| clock::human(at), clock::human),
             valid: outcome.valid,
             understood: &outcome.understood,
-            problems: &outcome.problems,
+            problems: &problems,
             answers: &outcome.answers,
             if_not_fixed: outcome.if_not_fixed.as_deref(),
-            ignored,
+            ignored: how.origin.map_or(&[][..], |o| &o.ignored),
             plays: outcome.plays,
+            notes: how.origin.map_or(&[][..], |o| &o.notes),
+            lines_of: if mapped { "of your message" } else { "" },
+            closing: how.closing,
         };
         let body = renderer.render(Kind::Ack, &context)?;
         self.queue(Mail {

@@ -66,6 +66,12 @@ impl WithGame for Status<'_> {
         for r in &receipts.list {
             last_receipt.insert(&r.player, r);
         }
+        // Messages of this round that gave no version, per player and from non-players.
+        let origins = crate::ingest::read_origins(ctx, round)?;
+        let mut unused: std::collections::BTreeMap<_, Vec<_>> = std::collections::BTreeMap::new();
+        for u in &origins.unused {
+            unused.entry(u.player.as_ref()).or_default().push(u);
+        }
         let expected = G::expected(state);
         let valid = expected.iter().filter(|p| G::has_valid(state, p)).count();
         let _ = writeln!(out, "Valid submissions: {valid} of {}", expected.len());
@@ -100,7 +106,26 @@ impl WithGame for Status<'_> {
             if pending {
                 text.push_str("; a new version waits for the next tick");
             }
+            if let Some(list) = unused.get(&Some(id)) {
+                let last = list.last().map_or("", |u| u.why.as_str());
+                text.push_str(&format!(
+                    "; {} message(s) gave no version (last: {last})",
+                    list.len()
+                ));
+            }
             let _ = writeln!(out, "  {:<12} {text}", id.as_str());
+        }
+        if let Some(list) = unused.get(&None) {
+            let _ = writeln!(
+                out,
+                "Mail not used ({}): from senders who are not players, not answered",
+                list.len()
+            );
+            for u in list {
+                let at = jiff::Timestamp::from_second(u.reached)
+                    .map_or_else(|_| u.reached.to_string(), clock::human);
+                let _ = writeln!(out, "  {at}  {}", u.sender);
+            }
         }
         let waiting = crate::mail::outbox_names(&ctx.dir)?.len();
         if waiting > 0 {

@@ -113,7 +113,7 @@ fn mail_that_reached_the_host_before_the_deadline_but_was_fetched_after_the_roun
     let run = ingest(dir, &eml, "2026-12-02T15:06:00Z");
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(
-        run.stderr.contains("from bob: reached the host Wed 2 Dec 14:59 UTC, before round 1's deadline (Wed 2 Dec 15:00 UTC), but round 1 was resolved before it was fetched"),
+        run.stderr.contains("from bob: reached the host Wed 2 Dec 14:59 UTC, before round 1 closed (Wed 2 Dec 15:00 UTC), but round 1 was resolved before it was fetched"),
         "{}",
         run.stderr
     );
@@ -128,7 +128,7 @@ fn mail_that_reached_the_host_before_the_deadline_but_was_fetched_after_the_roun
     );
     let reply = flat(&outbox_or_sent(dir, "r002-late-bob-"));
     assert!(
-        reply.contains("Your message reached us at Wed 2 Dec 14:59 UTC, before round 1's deadline (Wed 2 Dec 15:00 UTC), but round 1 had already been resolved when we fetched it"),
+        reply.contains("Your message reached us at Wed 2 Dec 14:59 UTC, before round 1 closed (Wed 2 Dec 15:00 UTC), but round 1 had already been resolved when we fetched it"),
         "{reply}"
     );
     tick(dir, "2026-12-02T16:00:00Z", &["-q"]);

@@ -69,7 +69,7 @@ const CASES: &[(&str, &str, Option<&str>, &str)] = &[
         "prose-only.eml",
         "carol",
         None,
-        "no submission found (no line sets one of the game's keys); ignored [text besides the submission: \"Sorry, I can't decide yet, I'll write tonight. 2 + 2 = 4 anyway.\"",
+        "no submission found (no line sets one of the game's keys); the player is told [text besides the submission: \"Sorry, I can't decide yet, I'll write tonight. 2 + 2 = 4 anyway.\"",
     ),
     ("html-source.eml", "dave", None, "no submission found"),
     ("uuencoded.eml", "erin", None, "no submission found"),

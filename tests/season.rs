@@ -1073,19 +1073,42 @@ fn one_maildir_for_a_season_sends_each_message_to_its_match_and_keeps_the_doubtf
     );
     assert!(!ritual.join("rounds/001/submissions/bob.toml").exists());
     assert!(!race.join("rounds/000/submissions/bob.toml").exists());
-    assert!(run.stdout.contains("bob@example.org plays in 01-god-race and 02-final-ritual: reply to a report of the match you mean"), "{}", run.stdout);
+    assert!(run.stderr.contains("bob@example.org plays in 01-god-race and 02-final-ritual: reply to a report of the match you mean"), "{}", run.stderr);
     assert!(
-        run.stdout
+        run.stderr
             .contains("zed@example.org plays in no running match"),
         "{}",
-        run.stdout
+        run.stderr
     );
-    let left: BTreeSet<String> = fs::read_dir(maildir.join("new"))
+    // Nothing is left in new/ to be read again (or by a later match): the two no match took
+    // are flagged in cur/ for the host and logged once.
+    assert_eq!(fs::read_dir(maildir.join("new")).unwrap().count(), 0);
+    let flagged: BTreeSet<String> = fs::read_dir(maildir.join("cur"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(":2,FS"))
         .collect();
-    assert_eq!(left, ["4.bob-doubt", "5.zed"].map(String::from).into());
-    assert_eq!(fs::read_dir(maildir.join("cur")).unwrap().count(), 3);
+    assert_eq!(
+        flagged,
+        ["4.bob-doubt:2,FS", "5.zed:2,FS"].map(String::from).into()
+    );
+    assert_eq!(fs::read_dir(maildir.join("cur")).unwrap().count(), 5);
+    let log = fs::read_to_string(season.join("ingest.log")).unwrap();
+    assert_eq!(log.lines().count(), 2, "{log}");
+    let again = adjudicate([
+        "ingest",
+        s(&season),
+        "--maildir",
+        s(&maildir),
+        "--now",
+        "2026-12-02T11:05:00Z",
+    ]);
+    assert_eq!(again.code, 0);
+    assert!(
+        again.stdout.contains("nothing to ingest"),
+        "{}",
+        again.stdout
+    );
 }
 
 fn array(value: &toml::Value) -> Vec<String> {

@@ -8,8 +8,7 @@
 //! the export; `url` is then a relative path). An attachment is read only from inside the
 //! export's folder, never from a path that leaves it.
 
-use super::extract::extract;
-use super::message::{Incoming, NO_SUBMISSION, arrival};
+use super::message::{Content, Incoming, arrival};
 use serde::Deserialize;
 use std::path::{Component, Path};
 
@@ -42,8 +41,8 @@ struct Attachment {
     file_name: String,
 }
 
-/// Reads an export whose file is in `folder`; `keys` are the game's submission keys.
-pub fn read(text: &str, folder: &Path, keys: &[&str], now: i64) -> Result<Vec<Incoming>, String> {
+/// Reads an export whose file is in `folder`.
+pub fn read(text: &str, folder: &Path, now: i64) -> Result<Vec<Incoming>, String> {
     let export: Export = serde_json::from_str(text)
         .map_err(|e| format!("not a DiscordChatExporter JSON export: {e}"))?;
     Ok(export
@@ -56,25 +55,27 @@ pub fn read(text: &str, folder: &Path, keys: &[&str], now: i64) -> Result<Vec<In
                 .map(|t| t.as_second())
                 .map_err(|_| format!("the timestamp `{when}` is unreadable"));
             let (reached, reached_note) = arrival(Some(stamp), None, now);
-            let found = extract(&m.content, keys);
-            let attached = m
+            let attachment = m
                 .attachments
                 .iter()
-                .find(|a| a.file_name.to_ascii_lowercase().ends_with(".toml"));
-            let toml = match (found.toml, attached) {
-                (Some(t), _) => Ok(t),
-                (None, Some(a)) => attachment(folder, a),
-                (None, None) => Err(NO_SUBMISSION.to_owned()),
-            };
+                .find(|a| a.file_name.to_ascii_lowercase().ends_with(".toml"))
+                .map(|a| attachment(folder, a));
             Incoming {
                 sender: m.author.name.to_ascii_lowercase(),
                 reached,
                 reached_note,
                 sent: reached,
-                message_id: Some(format!("chat:{}", m.id)),
+                // the edit time keeps an edited message apart from its first text
+                message_id: Some(match &m.timestamp_edited {
+                    Some(edited) => format!("chat:{}@{edited}", m.id),
+                    None => format!("chat:{}", m.id),
+                }),
                 subject: String::new(),
-                toml,
-                ignored: found.ignored,
+                automatic: None,
+                content: Content::Text {
+                    body: m.content,
+                    attachment,
+                },
             }
         })
         .collect())
@@ -157,17 +158,11 @@ mod tests {
             ("good luck everyone", "[]", Err("no submission found")),
         ];
         for (content, attachments, expected) in cases {
-            let got = read(
-                &export(content, attachments),
-                tmp.path(),
-                KEYS,
-                1_900_000_000,
-            )
-            .unwrap();
-            let toml = got[0].toml.clone();
+            let got = read(&export(content, attachments), tmp.path(), 1_900_000_000).unwrap();
+            let toml = got[0].submission(KEYS, None).toml;
             match expected {
                 Ok(t) => assert_eq!(toml.as_deref(), Ok(t), "{content}"),
-                Err(why) => assert!(toml.unwrap_err().contains(why), "{content}"),
+                Err(why) => assert!(toml.unwrap_err().short().contains(why), "{content}"),
             }
             assert_eq!(got[0].reached, 1_796_223_540);
         }

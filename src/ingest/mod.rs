@@ -3,25 +3,39 @@
 //! players by `email` (case-insensitive) or `chat` handle; anything that cannot be mapped or read
 //! is reported in `ingest.log` and never guessed at.
 //!
+//! Every message a player sends gets exactly one answer: the tick acknowledges a version written
+//! here; ingest itself answers a message with no submission (once an hour per sender at most), a
+//! wrong token, the version already on file, and one that missed a resolved round. Mail from a
+//! sender who is not a player, and automatic mail (auto-responders, lists), is never answered:
+//! it is logged, recorded as "mail not used" and moved out of `new/` flagged.
+//!
+//! A round takes versions from the moment the round before it was resolved (`StateFile::opened`),
+//! not from that round's scheduled deadline: after an early close the next round's mail counts
+//! at once.
+//!
 //! Invariants: a submission file is written (atomically) before its Maildir message moves from
 //! `new/` to `cur/`, so a crash leaves every message either ingested or still new; a message
-//! older than the version on file never replaces it; tokens are checked here too, and a
-//! rejection names no secret.
+//! older than the version on file never replaces it; tokens are checked here too, after the
+//! text is read, and a rejection names no secret.
 
 pub mod chat;
 pub mod extract;
+pub mod flowed;
 pub mod message;
+pub mod nothing;
+pub mod origins;
+mod replies;
+pub mod seen;
 
 use crate::context::GameContext;
 use crate::error::{Error, Result};
 use crate::game_dir::{read_optional, write_atomic};
 use crate::games::Game;
-use crate::mail::{Mail, MailKind, Recipient, format_message};
 use crate::player_id::PlayerId;
-use crate::render::Kind;
 use crate::submission::{TOKEN_KEY, sha256_hex};
 use message::Incoming;
-use serde::{Deserialize, Serialize};
+pub use origins::{ORIGINS, Origin, Origins, Unused, origins_path, read_origins};
+use replies::Replies;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -46,51 +60,9 @@ pub struct IngestReport {
     /// One line per message read (also appended to `ingest.log`), in the order they reached
     /// the host.
     pub log: Vec<String>,
-    /// Lines the host must see at once (stderr): versions that came too late to count.
+    /// Lines the host must see at once (stderr): versions that came too late to count, mail
+    /// from senders who are not players, messages without a submission.
     pub warnings: Vec<String>,
-}
-
-/// `rounds/NNN/submissions/.ingest.toml`: where each player's current file came from, so the
-/// tick can record the source and the time it reached the host, reply to the message, and tell
-/// the player what text it ignored; and so that an older message never wins.
-#[derive(Debug, Default, Serialize, Deserialize)]
-pub struct Origins {
-    #[serde(default)]
-    pub origin: BTreeMap<PlayerId, Origin>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Origin {
-    /// "mail" or "chat"
-    pub source: String,
-    /// When the message reached the host (Unix seconds).
-    #[serde(alias = "date")]
-    pub reached: i64,
-    /// The sender's own Date (Unix seconds): orders two messages that reached the host in the
-    /// same second.
-    #[serde(default)]
-    pub sent: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message_id: Option<String>,
-    /// Of the file written, to tell whether the file is still the ingested one.
-    pub sha256: String,
-    /// The sender's text around the submission that was not read.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub ignored: Vec<String>,
-}
-
-pub const ORIGINS: &str = ".ingest.toml";
-
-pub fn origins_path(ctx: &GameContext, round: u32) -> PathBuf {
-    ctx.dir.submissions(round).join(ORIGINS)
-}
-
-pub fn read_origins(ctx: &GameContext, round: u32) -> Result<Origins> {
-    let path = origins_path(ctx, round);
-    match read_optional(&path)? {
-        Some(text) => crate::host_file::parse(&path, &text),
-        None => Ok(Origins::default()),
-    }
 }
 
 /// One message read from a source, with what to do with it once ingested.
@@ -110,12 +82,24 @@ impl Item {
     }
 }
 
+/// What became of one message.
+enum Fate {
+    /// Not yet decided (a candidate for its player's version).
+    Open,
+    /// Handled: moved to `cur/` as seen.
+    Done,
+    /// Not used and the host should look at it: moved to `cur/` seen and flagged.
+    Flagged,
+    /// Already read from an earlier export: skipped without a word.
+    Skipped,
+}
+
 /// The sender's ignored text, quoted for the host's log (a question must reach the host).
-fn besides(incoming: &Incoming) -> String {
-    if incoming.ignored.is_empty() {
+fn besides(ignored: &[String]) -> String {
+    if ignored.is_empty() {
         return String::new();
     }
-    let quoted: Vec<String> = incoming.ignored.iter().map(|l| format!("{l:?}")).collect();
+    let quoted: Vec<String> = ignored.iter().map(|l| format!("{l:?}")).collect();
     format!(" [text besides the submission: {}]", quoted.join(" / "))
 }
 
@@ -127,34 +111,52 @@ fn time_note(incoming: &Incoming) -> String {
         .map_or_else(String::new, |n| format!(" (time: {n})"))
 }
 
+/// When the current round began taking versions: when the round before it was resolved
+/// (state.toml's `opened`), or, for a game resolved by an older version, that round's deadline.
+fn opened<G: Game>(
+    ctx: &GameContext,
+    file: &crate::context::StateFile<G::State>,
+) -> Option<jiff::Timestamp> {
+    if let Some(at) = file.opened {
+        return jiff::Timestamp::from_second(at).ok();
+    }
+    G::rounds_played(&file.game)
+        .checked_sub(1)
+        .and_then(|i| ctx.deadline(i))
+}
+
+/// A candidate version: the item and what was read from it.
+struct Candidate {
+    item: usize,
+    text: String,
+    found: extract::Extracted,
+}
+
 pub fn ingest<G: Game>(
     ctx: &GameContext,
     source: &Source,
     now: jiff::Timestamp,
 ) -> Result<IngestReport> {
-    let state = match ctx.load_state::<G>()? {
+    let file = match ctx.load_state::<G>()? {
         Some(file) if G::is_over(&file.game) => {
             return Err(Error::Usage("the game is over: nothing to ingest".into()));
         }
-        Some(file) => file.game,
+        Some(file) => file,
         None => {
             return Err(Error::Usage(
                 "the game is not set up yet: run `adjudicate round` first".into(),
             ));
         }
     };
-    let round = G::round(&state);
-    let index = G::rounds_played(&state);
-    // A message that reached the host by the previous round's deadline was meant for that
-    // round, which is resolved: it counts for neither (spec README, "When a version counts").
-    let closed = index.checked_sub(1).and_then(|i| ctx.deadline(i));
-    let mut items = read_source(source, G::KEYS, now.as_second())?;
+    let round = G::round(&file.game);
+    let index = G::rounds_played(&file.game);
+    // A message that reached the host before the previous round was resolved was meant for
+    // that round: it counts for neither (spec README, "When a version counts").
+    let closed = opened::<G>(ctx, &file);
+    let mut items = read_source(source, now.as_second())?;
     items.sort_by_key(Item::order);
-    let kind = if matches!(source, Source::Chat(_)) {
-        "chat"
-    } else {
-        "mail"
-    };
+    let chat = matches!(source, Source::Chat(_));
+    let kind = if chat { "chat" } else { "mail" };
     let mut report = IngestReport {
         round,
         ..IngestReport::default()
@@ -164,88 +166,179 @@ pub fn ingest<G: Game>(
         info: ctx.game_info(round, index, None),
         now,
         renderer: None,
-        mail: kind == "mail" && ctx.config.mail.transport.queues(),
+        mail: !chat && ctx.config.mail.transport.queues(),
     };
     let mut origins = read_origins(ctx, round)?;
+    let before = read_origins(ctx, round.saturating_sub(1)).ok();
+    let mut seen = if chat {
+        Some(seen::Seen::load(ctx)?)
+    } else {
+        None
+    };
+    let unused_before = origins.unused.len();
     // Exactly one line per message: `lines[i]` is item i's, set once it is decided.
     let mut lines: Vec<Option<String>> = vec![None; items.len()];
+    let mut fates: Vec<Fate> = items.iter().map(|_| Fate::Open).collect();
     // The newest message of each player wins within a run (items are in arrival order).
-    let mut best: BTreeMap<PlayerId, usize> = BTreeMap::new();
+    let mut best: BTreeMap<PlayerId, Candidate> = BTreeMap::new();
+    let mut replaced: BTreeMap<PlayerId, u32> = BTreeMap::new();
     for (i, item) in items.iter().enumerate() {
         let label = &item.label;
         let incoming = match &item.incoming {
             Ok(incoming) => incoming,
             Err(why) => {
                 lines[i] = Some(format!("{label}: {why}; ignored"));
+                fates[i] = Fate::Flagged;
                 continue;
             }
         };
+        if let Some(seen) = &seen
+            && seen.has(incoming)
+        {
+            fates[i] = Fate::Skipped;
+            continue;
+        }
+        let unused = |player: Option<&PlayerId>, why: String, replied: bool| Unused {
+            player: player.cloned(),
+            sender: incoming.sender.clone(),
+            reached: incoming.reached,
+            message_id: incoming.message_id.clone(),
+            why,
+            replied,
+        };
         let Some(player) = player_of(ctx, incoming, kind) else {
-            lines[i] = Some(format!(
-                "{label}: unknown sender {}; ignored{}",
+            let line = format!(
+                "{label}: from {}, who is not a player: not used, not answered (listed under \"mail not used\"){}",
                 incoming.sender,
-                besides(incoming)
-            ));
+                besides(&incoming.first_lines(2))
+            );
+            report.warnings.push(line.clone());
+            lines[i] = Some(line);
+            origins
+                .unused
+                .push(unused(None, "not a player".into(), false));
+            fates[i] = Fate::Flagged;
             continue;
         };
-        let text = match &incoming.toml {
-            Ok(t) => t,
-            Err(why) => {
-                lines[i] = Some(format!(
-                    "{label}: from {player}: {why}; ignored{}",
-                    besides(incoming)
-                ));
+        if let Some(why) = &incoming.automatic {
+            lines[i] = Some(format!(
+                "{label}: from {player}: automatic mail ({why}); not used, not answered"
+            ));
+            origins.unused.push(unused(
+                Some(&player),
+                format!("automatic mail ({why})"),
+                false,
+            ));
+            fates[i] = Fate::Flagged;
+            continue;
+        }
+        let skeleton = crate::round::latest_skeleton(ctx, round, &player);
+        let found = incoming.submission(G::KEYS, skeleton.as_deref());
+        let text = match &found.toml {
+            Ok(t) => t.clone(),
+            Err(nothing) => {
+                let limited = origins.replied_within_hour(&incoming.sender, incoming.reached)
+                    || before
+                        .as_ref()
+                        .is_some_and(|b| b.replied_within_hour(&incoming.sender, incoming.reached));
+                let answer = if limited {
+                    "not answered (one such reply an hour)"
+                } else {
+                    "the player is told"
+                };
+                let line = format!(
+                    "{label}: from {player}: {}; {answer}{}",
+                    nothing.short(),
+                    besides(&found.ignored)
+                );
+                report.warnings.push(line.clone());
+                lines[i] = Some(line);
+                if !limited {
+                    replies.nothing(&player, incoming, nothing, G::KEYS)?;
+                }
+                origins
+                    .unused
+                    .push(unused(Some(&player), nothing.short(), !limited));
+                fates[i] = Fate::Done;
                 continue;
             }
         };
         if let Some(expected) = ctx.secrets.tokens.get(&player) {
-            let doc = crate::doc::Doc::parse(text).ok();
-            let given = doc
-                .as_ref()
-                .and_then(|d| d.get(TOKEN_KEY))
-                .and_then(|n| n.as_str(TOKEN_KEY).ok());
-            if given != Some(expected.as_str()) {
+            // The token is checked once the text is read: a file that does not parse goes on to
+            // the tick, which reports the TOML problem first; a token is only said not to match
+            // when one was read.
+            let verdict = match token_in(&text) {
+                Some(given) if given == *expected => None,
+                Some(_) => Some("does not match"),
+                None if parses(&text) => Some("is missing"),
+                None => None, // the tick reports the TOML problem first
+            };
+            if let Some(verdict) = verdict {
                 lines[i] = Some(format!(
-                    "{label}: from {} claiming to be {player}: token does not match; rejected, the sender is told",
+                    "{label}: from {} claiming to be {player}: token {verdict}; rejected, the sender is told",
                     incoming.sender
                 ));
-                replies.rejected(incoming)?;
+                replies.rejected(incoming, verdict == "does not match")?;
+                origins
+                    .unused
+                    .push(unused(Some(&player), format!("token {verdict}"), true));
+                fates[i] = Fate::Done;
                 continue;
             }
         }
         let reached = jiff::Timestamp::from_second(incoming.reached).unwrap_or(now);
-        if let Some(deadline) = closed.filter(|d| reached <= *d) {
+        if let Some(close) = closed.filter(|c| reached <= *c) {
             let missed = round.saturating_sub(1);
+            let (at, close_at) = crate::clock::human_apart(reached, close);
             let warning = format!(
-                "{label}: from {player}: reached the host {}, before round {missed}'s deadline ({}), but round {missed} was resolved before it was fetched; used for neither round {missed} nor round {round}, the player is told{}{}",
-                crate::clock::human(reached),
-                crate::clock::human(deadline),
+                "{label}: from {player}: reached the host {at}, before round {missed} closed ({close_at}), but round {missed} was resolved before it was fetched; used for neither round {missed} nor round {round}, {}{}{}",
+                if replies.mail {
+                    "the player is told"
+                } else {
+                    "the player is not told (no mail)"
+                },
                 time_note(incoming),
-                besides(incoming)
+                besides(&found.ignored)
             );
             report.warnings.push(warning.clone());
             lines[i] = Some(warning);
-            replies.late(&player, incoming, missed, deadline)?;
+            replies.late(&player, incoming, missed, close)?;
+            origins.unused.push(unused(
+                Some(&player),
+                format!("reached the host before round {missed} closed"),
+                replies.mail,
+            ));
+            fates[i] = Fate::Done;
             continue;
         }
-        if let Some(previous) = best.insert(player.clone(), i) {
-            lines[previous] = Some(format!(
-                "{}: from {player}: superseded by a newer message in this run ({label})",
-                items[previous].label
+        if let Some(previous) = best.insert(
+            player.clone(),
+            Candidate {
+                item: i,
+                text,
+                found,
+            },
+        ) {
+            let p = previous.item;
+            lines[p] = Some(format!(
+                "{}: from {player}: superseded by a newer message in this run ({label}); its acknowledgement says so",
+                items[p].label
             ));
+            fates[p] = Fate::Done;
+            *replaced.entry(player.clone()).or_default() += 1;
         }
     }
-    let mut written_origin = false;
-    for (player, i) in best {
+    let mut written_origin = origins.unused.len() != unused_before;
+    for (player, candidate) in best {
+        let i = candidate.item;
         let item = &items[i];
         let label = &item.label;
-        // only readable messages with a submission are kept in `best`
+        fates[i] = Fate::Done;
         let Ok(incoming) = &item.incoming else {
-            continue;
+            continue; // only readable messages are candidates
         };
-        let Ok(text) = &incoming.toml else {
-            continue;
-        };
+        let text = candidate.text;
+        let found = candidate.found;
         let sha256 = sha256_hex(text.as_bytes());
         let path = ctx.dir.submissions(round).join(format!("{player}.toml"));
         let on_file = origins.origin.get(&player);
@@ -259,25 +352,41 @@ pub fn ingest<G: Game>(
         if current.as_deref() == Some(sha256.as_str()) {
             lines[i] = Some(format!(
                 "{label}: from {player}: the version already on file; not written, the player is told{}",
-                besides(incoming)
+                besides(&found.ignored)
             ));
-            replies.same(&player, incoming, &sha256)?;
+            let on_file_reached = on_file.map(|o| o.reached);
+            replies.same(&player, incoming, &sha256, on_file_reached)?;
             continue;
         }
         write_atomic(&path, text.as_bytes())?;
+        let redactor = &ctx.secrets.redactor;
+        let mut notes: Vec<String> = found.notes.iter().map(extract::Note::text).collect();
+        if let Some(n) = replaced.get(&player) {
+            notes.push(format!(
+                "This message replaces {n} earlier message{} of yours that reached us before it; only this one counts.",
+                if *n == 1 { "" } else { "s" }
+            ));
+        }
+        let identity = found
+            .lines
+            .iter()
+            .enumerate()
+            .all(|(k, l)| *l as usize == k + 1);
         origins.origin.insert(
             player.clone(),
             Origin {
                 source: kind.into(),
                 reached: incoming.reached,
                 sent: incoming.sent,
-                message_id: incoming.message_id.clone(),
+                message_id: incoming.message_id.clone().filter(|id| !redactor.finds(id)),
                 sha256,
-                ignored: incoming
+                ignored: found
                     .ignored
                     .iter()
-                    .map(|l| cut(&ctx.secrets.redactor.redact(l)))
+                    .map(|l| cut(&redactor.redact(l)))
                     .collect(),
+                notes,
+                lines: if identity { Vec::new() } else { found.lines },
             },
         );
         written_origin = true;
@@ -286,17 +395,21 @@ pub fn ingest<G: Game>(
             "{label}: from {player}: written as the round {round} submission (reached the host {}){}{}",
             crate::clock::rfc3339(reached),
             time_note(incoming),
-            besides(incoming)
+            besides(&found.ignored)
         ));
         report.written.push((player, label.clone()));
     }
     if written_origin {
-        write_atomic(
-            &origins_path(ctx, round),
-            toml::to_string(&origins)
-                .expect("origins serialize")
-                .as_bytes(),
-        )?;
+        crate::game_dir::create_dir(&ctx.dir.submissions(round))?;
+        write_atomic(&origins_path(ctx, round), origins.to_toml().as_bytes())?;
+    }
+    if let Some(seen) = &mut seen {
+        for (item, fate) in items.iter().zip(&fates) {
+            if let (Ok(incoming), false) = (&item.incoming, matches!(fate, Fate::Skipped)) {
+                seen.add(incoming);
+            }
+        }
+        seen.save(ctx)?;
     }
     // A player may write a token anywhere, prose included: none reaches the log or stderr.
     let redactor = &ctx.secrets.redactor;
@@ -317,24 +430,56 @@ pub fn ingest<G: Game>(
         write_atomic(&log, text.as_bytes())?;
     }
     // Only now, with every submission and the log written, are the messages handled.
-    for item in &items {
+    for (item, fate) in items.iter().zip(&fates) {
         if let Some(file) = &item.maildir_file {
-            let cur = file
-                .parent()
-                .and_then(Path::parent)
-                .map(|m| m.join("cur"))
-                .expect("a Maildir file is in new/");
-            crate::game_dir::create_dir(&cur)?;
-            let name = file.file_name().expect("a file").to_string_lossy();
-            let target = cur.join(if name.contains(":2,") {
-                name.into_owned()
-            } else {
-                format!("{name}:2,S")
-            });
-            std::fs::rename(file, &target).map_err(|e| Error::io(file, e))?;
+            let flags = match fate {
+                Fate::Flagged => "FS",
+                _ => "S",
+            };
+            mark(file, flags)?;
         }
     }
     Ok(report)
+}
+
+/// Moves a Maildir message from `new/` to `cur/` with `flags` (`S` seen; `F` flagged: for the
+/// host to look at in a mail client).
+pub fn mark(file: &Path, flags: &str) -> Result<()> {
+    let cur = file
+        .parent()
+        .and_then(Path::parent)
+        .map(|m| m.join("cur"))
+        .ok_or_else(|| Error::io(file, std::io::Error::other("not in a Maildir's new/")))?;
+    crate::game_dir::create_dir(&cur)?;
+    let name = file.file_name().unwrap_or_default().to_string_lossy();
+    let target = cur.join(if name.contains(":2,") {
+        name.into_owned()
+    } else {
+        format!("{name}:2,{flags}")
+    });
+    std::fs::rename(file, &target).map_err(|e| Error::io(file, e))
+}
+
+/// The token a text sets at its top level, read line by line so that it is found in a file that
+/// does not parse as a whole.
+fn token_in(text: &str) -> Option<String> {
+    if let Ok(doc) = crate::doc::Doc::parse(text) {
+        return doc
+            .get(TOKEN_KEY)
+            .and_then(|n| n.as_str(TOKEN_KEY).ok())
+            .map(str::to_owned);
+    }
+    text.lines()
+        .take_while(|l| !l.trim_start().starts_with('['))
+        .filter(|l| l.trim_start().starts_with(TOKEN_KEY))
+        .find_map(|l| {
+            let table: toml::Table = toml::from_str(l).ok()?;
+            table.get(TOKEN_KEY)?.as_str().map(str::to_owned)
+        })
+}
+
+fn parses(text: &str) -> bool {
+    crate::doc::Doc::parse(text).is_ok()
 }
 
 /// A line of ignored text, cut for the acknowledgement.
@@ -342,162 +487,6 @@ fn cut(line: &str) -> String {
     match line.char_indices().nth(200) {
         Some((at, _)) => format!("{}…", &line[..at]),
         None => line.to_owned(),
-    }
-}
-
-/// The replies ingest sends itself (the tick answers everything it receives); templates are
-/// compiled on first use only.
-struct Replies<'a> {
-    ctx: &'a GameContext,
-    info: crate::render::GameInfo,
-    now: jiff::Timestamp,
-    renderer: Option<crate::render::Renderer>,
-    /// Whether replies go out at all (mail on, a mail message).
-    mail: bool,
-}
-
-impl Replies<'_> {
-    /// Whether to reply at all; compiles the templates the first time the answer is yes.
-    fn on(&mut self) -> Result<bool> {
-        if self.mail && self.renderer.is_none() {
-            self.renderer = Some(self.ctx.renderer()?);
-        }
-        Ok(self.mail)
-    }
-
-    /// Tells the sender of a message with a wrong or missing token that it was not accepted. The
-    /// reply goes to the address the message came from and names neither player nor token.
-    fn rejected(&mut self, incoming: &Incoming) -> Result<()> {
-        if !self.on()? {
-            return Ok(());
-        }
-        let context = crate::render::RejectContext {
-            game: &self.info,
-            subject: &self.ctx.secrets.redactor.redact(&incoming.subject),
-        };
-        let subject = format!("{}: your message was not accepted", self.info.title);
-        let to = Recipient::Address(incoming.sender.clone());
-        self.send(
-            to,
-            MailKind::Reject,
-            incoming,
-            subject,
-            Kind::Reject,
-            &context,
-        )
-    }
-
-    /// Tells a player their message reached the host before `round`'s deadline but was
-    /// fetched after the round was resolved.
-    fn late(
-        &mut self,
-        player: &PlayerId,
-        incoming: &Incoming,
-        round: u32,
-        deadline: jiff::Timestamp,
-    ) -> Result<()> {
-        if !self.on()? {
-            return Ok(());
-        }
-        let arrived = jiff::Timestamp::from_second(incoming.reached).unwrap_or(self.now);
-        let context = crate::render::LateContext {
-            game: &self.info,
-            round,
-            arrived: crate::clock::human(arrived),
-            deadline: crate::clock::human(deadline),
-            resolved_first: true,
-        };
-        let subject = format!(
-            "{}: round {round}, your message came too late",
-            self.info.title
-        );
-        let to = Recipient::Player(player.clone());
-        self.send(to, MailKind::Late, incoming, subject, Kind::Late, &context)
-    }
-
-    /// Tells a player the message holds the version already on file, once a tick has
-    /// acknowledged it (before that, its acknowledgement is still to come).
-    fn same(&mut self, player: &PlayerId, incoming: &Incoming, sha256: &str) -> Result<()> {
-        if !self.on()? {
-            return Ok(());
-        }
-        let receipts =
-            crate::receipts::Receipts::load(&self.ctx.dir, &self.ctx.config, self.info.round)?;
-        let Some(receipt) = receipts
-            .list
-            .iter()
-            .rev()
-            .find(|r| &r.player == player && r.sha256 == sha256)
-        else {
-            return Ok(());
-        };
-        let when = receipt.reached();
-        let context = crate::render::SameContext {
-            game: &self.info,
-            version: receipt.n,
-            received_at: crate::clock::parse_instant(when)
-                .map_or_else(|_| when.to_owned(), crate::clock::human),
-        };
-        let subject = format!(
-            "{}: round {}, we already have this version",
-            self.info.title, self.info.round
-        );
-        let to = Recipient::Player(player.clone());
-        self.send(to, MailKind::Same, incoming, subject, Kind::Same, &context)
-    }
-
-    /// Queues a reply into `outbox/`, once per message (the sequence number comes from its
-    /// Message-ID), unless it is already queued or sent.
-    fn send<C: Serialize>(
-        &self,
-        to: Recipient,
-        kind: MailKind,
-        incoming: &Incoming,
-        subject: String,
-        template: Kind,
-        context: &C,
-    ) -> Result<()> {
-        let ctx = self.ctx;
-        let Some(renderer) = &self.renderer else {
-            return Ok(()); // `on` said no
-        };
-        let body = renderer.render(template, context)?;
-        let id_hash = sha256_hex(
-            incoming
-                .message_id
-                .as_deref()
-                .unwrap_or_default()
-                .as_bytes(),
-        );
-        let name = match &to {
-            Recipient::Player(id) => ctx.config.player(id).map(|p| p.name.clone()),
-            _ => None,
-        };
-        let mail = Mail {
-            round: self.info.round,
-            kind,
-            to,
-            seq: u32::from_str_radix(&id_hash[..7], 16).unwrap_or(0),
-            subject,
-            body,
-            date: self.now,
-            in_reply_to: incoming.message_id.clone().filter(|id| id.starts_with('<')),
-        };
-        let file = mail.file_name();
-        if [
-            ctx.dir.outbox(),
-            ctx.dir.sent(),
-            ctx.dir.root().join("failed"),
-        ]
-        .iter()
-        .any(|d| d.join(&file).exists())
-        {
-            return Ok(());
-        }
-        // A reply goes to the address the message came from.
-        let to = crate::mail::outbox::mailbox(&name.unwrap_or_default(), &incoming.sender)?;
-        let bytes = format_message(&mail, &ctx.config.mail, &ctx.game_key(), to, Vec::new())?;
-        write_atomic(&ctx.dir.outbox().join(file), &bytes)
     }
 }
 
@@ -518,11 +507,11 @@ fn player_of(ctx: &GameContext, incoming: &Incoming, kind: &str) -> Option<Playe
         .map(|p| p.id.clone())
 }
 
-fn read_source(source: &Source, keys: &[&str], now: i64) -> Result<Vec<Item>> {
+fn read_source(source: &Source, now: i64) -> Result<Vec<Item>> {
     let read = |p: &Path| std::fs::read(p).map_err(|e| Error::io(p, e));
     Ok(match source {
         Source::Eml(path) => vec![Item {
-            incoming: message::from_mail(&read(path)?, keys, None, now),
+            incoming: message::from_mail(&read(path)?, None, now),
             maildir_file: None,
             label: path.display().to_string(),
         }],
@@ -533,7 +522,7 @@ fn read_source(source: &Source, keys: &[&str], now: i64) -> Result<Vec<Item>> {
                 .map(|(i, m)| {
                     let label = format!("{} message {}", path.display(), i + 1);
                     let incoming = match m {
-                        Ok(m) => message::from_mail(m.contents(), keys, None, now),
+                        Ok(m) => message::from_mail(m.contents(), None, now),
                         Err(_) => Err("unreadable mbox entry".into()),
                     };
                     Item {
@@ -544,12 +533,12 @@ fn read_source(source: &Source, keys: &[&str], now: i64) -> Result<Vec<Item>> {
                 })
                 .collect()
         }
-        Source::Maildir(dir) => maildir_items(maildir_new(dir)?, keys, now)?,
-        Source::MaildirFiles(files) => maildir_items(files.clone(), keys, now)?,
+        Source::Maildir(dir) => maildir_items(maildir_new(dir)?, now)?,
+        Source::MaildirFiles(files) => maildir_items(files.clone(), now)?,
         Source::Chat(path) => {
             let text = crate::game_dir::read_string(path)?;
             let folder = path.parent().unwrap_or(Path::new("."));
-            chat::read(&text, folder, keys, now)
+            chat::read(&text, folder, now)
                 .map_err(|m| Error::invalid(path, "", m))?
                 .into_iter()
                 .map(|i| Item {
@@ -578,7 +567,7 @@ pub fn maildir_new(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-fn maildir_items(files: Vec<PathBuf>, keys: &[&str], now: i64) -> Result<Vec<Item>> {
+fn maildir_items(files: Vec<PathBuf>, now: i64) -> Result<Vec<Item>> {
     let read = |p: &Path| std::fs::read(p).map_err(|e| Error::io(p, e));
     files
         .into_iter()
@@ -590,7 +579,7 @@ fn maildir_items(files: Vec<PathBuf>, keys: &[&str], now: i64) -> Result<Vec<Ite
                 .and_then(|t| jiff::Timestamp::try_from(t).ok())
                 .map(|t| t.as_second());
             Ok(Item {
-                incoming: message::from_mail(&read(&f)?, keys, delivered, now),
+                incoming: message::from_mail(&read(&f)?, delivered, now),
                 label: f.display().to_string(),
                 maildir_file: Some(f),
             })

@@ -28,6 +28,8 @@ pub enum MailKind {
     Welcome,
     /// A reply to a message holding the version already on file (ingest).
     Same,
+    /// A reply to a message in which no submission was found (ingest).
+    Nothing,
 }
 
 impl MailKind {
@@ -43,7 +45,50 @@ impl MailKind {
             MailKind::Opening => "opening",
             MailKind::Welcome => "welcome",
             MailKind::Same => "same",
+            MailKind::Nothing => "nothing",
         }
+    }
+
+    /// RFC 3834's `Auto-Submitted`: a reply to a message (`auto-replied`) or a message the
+    /// program sends of its own accord (`auto-generated`). Auto-responders must not answer
+    /// either, which keeps two programs from mailing each other forever.
+    pub fn auto_submitted(self) -> &'static str {
+        match self {
+            MailKind::Ack
+            | MailKind::Reject
+            | MailKind::Late
+            | MailKind::Same
+            | MailKind::Nothing => "auto-replied",
+            MailKind::Notice
+            | MailKind::Reminder
+            | MailKind::Public
+            | MailKind::Private
+            | MailKind::Opening
+            | MailKind::Welcome => "auto-generated",
+        }
+    }
+}
+
+/// The `Auto-Submitted:` header (RFC 3834), which lettre does not define.
+#[derive(Debug, Clone)]
+struct AutoSubmitted(&'static str);
+
+impl lettre::message::header::Header for AutoSubmitted {
+    fn name() -> lettre::message::header::HeaderName {
+        lettre::message::header::HeaderName::new_from_ascii_str("Auto-Submitted")
+    }
+
+    fn parse(s: &str) -> std::result::Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        match s.trim() {
+            "auto-replied" => Ok(AutoSubmitted("auto-replied")),
+            "auto-generated" => Ok(AutoSubmitted("auto-generated")),
+            "no" => Ok(AutoSubmitted("no")),
+            other => Err(format!("unknown Auto-Submitted value {other:?}").into()),
+        }
+    }
+
+    fn display(&self) -> lettre::message::header::HeaderValue {
+        lettre::message::header::HeaderValue::new(Self::name(), self.0.to_owned())
     }
 }
 
@@ -203,7 +248,8 @@ pub fn format_message(
             "<{id}.r{:03}.{}@{domain}>",
             mail.round,
             mail.kind.name()
-        )));
+        )))
+        .header(AutoSubmitted(mail.kind.auto_submitted()));
     if let Some(id) = &mail.in_reply_to {
         builder = builder.in_reply_to(id.clone()).references(id.clone());
     }

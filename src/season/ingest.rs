@@ -3,7 +3,10 @@
 //! apart by the report the message answers (In-Reply-To or References naming a message in that
 //! match's `outbox/` or `sent/`), else by the match's title in the subject. The messages of each
 //! match are then ingested by the games' own `ingest` (which moves them to `cur/`). A message
-//! that fits no running match is left in `new/` and reported, never lost.
+//! that fits no running match (a sender outside the cast, a cast member who plays in no running
+//! match, a player of two matches who named neither) is moved to `cur/` flagged for the host,
+//! written once into the season's `ingest.log` and printed once, never lost and never read
+//! again by a later match (whose rounds it was not meant for).
 
 use super::SeasonDir;
 use super::ledger::Ledger;
@@ -16,11 +19,11 @@ use crate::ingest::{IngestReport, Source};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// What a season's ingest did: each match's own report, and the messages left in `new/`.
+/// What a season's ingest did: each match's own report, and the messages no match took.
 #[derive(Debug, Default)]
 pub struct SeasonIngest {
     pub matches: Vec<(String, IngestReport)>,
-    /// (message file, why it stays in new/)
+    /// (message file, why no match took it): moved to `cur/` flagged.
     pub left: Vec<(PathBuf, String)>,
 }
 
@@ -198,6 +201,21 @@ pub fn ingest(season: &SeasonDir, maildir: &Path, now: jiff::Timestamp) -> Resul
             },
         )?;
         done.matches.push((running[i].folder.clone(), report));
+    }
+    if !done.left.is_empty() {
+        let log = season.root().join("ingest.log");
+        let mut text = crate::game_dir::read_optional(&log)?.unwrap_or_default();
+        for (file, why) in &done.left {
+            text.push_str(&format!(
+                "{} {}: {why}; not used, flagged in cur/\n",
+                crate::clock::rfc3339(now),
+                file.display()
+            ));
+        }
+        crate::game_dir::write_atomic(&log, text.as_bytes())?;
+        for (file, _) in &done.left {
+            crate::ingest::mark(file, "FS")?;
+        }
     }
     Ok(done)
 }

@@ -1,0 +1,243 @@
+//! The replies ingest sends itself: to a message with no submission, a wrong token, the version
+//! already on file, or one that missed a resolved round (the tick answers every version it
+//! receives). Each is queued once per message: its file name comes from the message's
+//! Message-ID, and a reply already in `outbox/`, `sent/` or `failed/` is not queued again.
+
+use super::message::Incoming;
+use super::nothing::Nothing;
+use crate::context::GameContext;
+use crate::error::Result;
+use crate::game_dir::write_atomic;
+use crate::mail::{Mail, MailKind, Recipient, format_message};
+use crate::player_id::PlayerId;
+use crate::render::Kind;
+use crate::submission::sha256_hex;
+use serde::Serialize;
+
+/// Templates are compiled on first use only.
+pub struct Replies<'a> {
+    pub ctx: &'a GameContext,
+    pub info: crate::render::GameInfo,
+    pub now: jiff::Timestamp,
+    pub renderer: Option<crate::render::Renderer>,
+    /// Whether replies go out at all (mail on, a mail message).
+    pub mail: bool,
+}
+
+impl Replies<'_> {
+    /// Whether to reply at all; compiles the templates the first time the answer is yes.
+    fn on(&mut self) -> Result<bool> {
+        if self.mail && self.renderer.is_none() {
+            self.renderer = Some(self.ctx.renderer()?);
+        }
+        Ok(self.mail)
+    }
+
+    /// Tells the sender of a message with a wrong or missing token that it was not accepted. The
+    /// reply goes to the address the message came from and names neither player nor token.
+    pub fn rejected(&mut self, incoming: &Incoming, mismatch: bool) -> Result<()> {
+        if !self.on()? {
+            return Ok(());
+        }
+        let context = crate::render::RejectContext {
+            game: &self.info,
+            subject: &self.ctx.secrets.redactor.redact(&incoming.subject),
+            mismatch,
+        };
+        let subject = format!("{}: your message was not accepted", self.info.title);
+        let to = Recipient::Address(incoming.sender.clone());
+        self.send(
+            to,
+            MailKind::Reject,
+            incoming,
+            subject,
+            Kind::Reject,
+            &context,
+        )
+    }
+
+    /// Tells a player their message reached the host before `round` closed but was fetched after
+    /// the round was resolved.
+    pub fn late(
+        &mut self,
+        player: &PlayerId,
+        incoming: &Incoming,
+        round: u32,
+        closed: jiff::Timestamp,
+    ) -> Result<()> {
+        if !self.on()? {
+            return Ok(());
+        }
+        let arrived = jiff::Timestamp::from_second(incoming.reached).unwrap_or(self.now);
+        let (arrived, closed) = crate::clock::human_apart(arrived, closed);
+        let context = crate::render::LateContext {
+            game: &self.info,
+            round,
+            arrived,
+            deadline: closed,
+            resolved_first: true,
+        };
+        let subject = format!(
+            "{}: round {round}, your message came too late",
+            self.info.title
+        );
+        let to = Recipient::Player(player.clone());
+        self.send(to, MailKind::Late, incoming, subject, Kind::Late, &context)
+    }
+
+    /// Tells a player the message holds the version already on file: acknowledged already (its
+    /// version), or still to be (its acknowledgement follows).
+    pub fn same(
+        &mut self,
+        player: &PlayerId,
+        incoming: &Incoming,
+        sha256: &str,
+        on_file_reached: Option<i64>,
+    ) -> Result<()> {
+        if !self.on()? {
+            return Ok(());
+        }
+        let receipts =
+            crate::receipts::Receipts::load(&self.ctx.dir, &self.ctx.config, self.info.round)?;
+        let receipt = receipts
+            .list
+            .iter()
+            .rev()
+            .find(|r| &r.player == player && r.sha256 == sha256);
+        let (version, received_at) = match receipt {
+            Some(r) => {
+                let when = r.reached();
+                (
+                    Some(r.n),
+                    crate::clock::parse_instant(when)
+                        .map_or_else(|_| when.to_owned(), crate::clock::human),
+                )
+            }
+            None => (
+                None,
+                on_file_reached
+                    .and_then(|t| jiff::Timestamp::from_second(t).ok())
+                    .map_or_else(String::new, crate::clock::human),
+            ),
+        };
+        let context = crate::render::SameContext {
+            game: &self.info,
+            version,
+            received_at,
+        };
+        let subject = format!(
+            "{}: round {}, we already have this version",
+            self.info.title, self.info.round
+        );
+        let to = Recipient::Player(player.clone());
+        self.send(to, MailKind::Same, incoming, subject, Kind::Same, &context)
+    }
+
+    /// Tells a player that no submission was found in their message, why, and the first lines
+    /// read.
+    pub fn nothing(
+        &mut self,
+        player: &PlayerId,
+        incoming: &Incoming,
+        why: &Nothing,
+        keys: &[&str],
+    ) -> Result<()> {
+        if !self.on()? {
+            return Ok(());
+        }
+        let redactor = &self.ctx.secrets.redactor;
+        let first_lines = incoming
+            .first_lines(5)
+            .iter()
+            .map(|l| redactor.redact(l).into_owned())
+            .collect::<Vec<_>>();
+        let (body, attachment) = match why {
+            Nothing::Ambiguous { body, attachment } => (
+                Some(redactor.redact(body).into_owned()),
+                Some(redactor.redact(attachment).into_owned()),
+            ),
+            _ => (None, None),
+        };
+        let arrived = jiff::Timestamp::from_second(incoming.reached).unwrap_or(self.now);
+        let context = crate::render::NothingContext {
+            game: &self.info,
+            subject: &redactor.redact(&incoming.subject),
+            received_at: crate::clock::human(arrived),
+            why: why.explain(keys),
+            first_lines: &first_lines,
+            body: body.as_deref(),
+            attachment: attachment.as_deref(),
+        };
+        let subject = format!(
+            "{}: round {}, no submission found in your message",
+            self.info.title, self.info.round
+        );
+        let to = Recipient::Player(player.clone());
+        self.send(
+            to,
+            MailKind::Nothing,
+            incoming,
+            subject,
+            Kind::Nothing,
+            &context,
+        )
+    }
+
+    /// Queues a reply into `outbox/`, once per message (the sequence number comes from its
+    /// Message-ID), unless it is already queued or sent.
+    fn send<C: Serialize>(
+        &self,
+        to: Recipient,
+        kind: MailKind,
+        incoming: &Incoming,
+        subject: String,
+        template: Kind,
+        context: &C,
+    ) -> Result<()> {
+        let ctx = self.ctx;
+        let Some(renderer) = &self.renderer else {
+            return Ok(()); // `on` said no
+        };
+        let body = renderer.render(template, context)?;
+        let id_hash = sha256_hex(
+            incoming
+                .message_id
+                .as_deref()
+                .unwrap_or_default()
+                .as_bytes(),
+        );
+        let name = match &to {
+            Recipient::Player(id) => ctx.config.player(id).map(|p| p.name.clone()),
+            _ => None,
+        };
+        let mail = Mail {
+            round: self.info.round,
+            kind,
+            to,
+            seq: u32::from_str_radix(&id_hash[..7], 16).unwrap_or(0),
+            subject,
+            body,
+            date: self.now,
+            // a Message-ID a player's client could thread on: never one that holds a token
+            in_reply_to: incoming
+                .message_id
+                .clone()
+                .filter(|id| id.starts_with('<') && !ctx.secrets.redactor.finds(id)),
+        };
+        let file = mail.file_name();
+        if [
+            ctx.dir.outbox(),
+            ctx.dir.sent(),
+            ctx.dir.root().join("failed"),
+        ]
+        .iter()
+        .any(|d| d.join(&file).exists())
+        {
+            return Ok(());
+        }
+        // A reply goes to the address the message came from.
+        let to = crate::mail::outbox::mailbox(&name.unwrap_or_default(), &incoming.sender)?;
+        let bytes = format_message(&mail, &ctx.config.mail, &ctx.game_key(), to, Vec::new())?;
+        write_atomic(&ctx.dir.outbox().join(file), &bytes)
+    }
+}
