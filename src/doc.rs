@@ -58,6 +58,9 @@ impl Value {
     }
 }
 
+/// Quotes a phone or word processor puts in place of `"` and `'`.
+const CURLY: [char; 5] = ['“', '”', '„', '‘', '’'];
+
 impl Doc {
     /// Parses `source`; a syntax error becomes a problem at the place the parser stopped.
     pub fn parse(source: &str) -> Result<Doc, Problem> {
@@ -69,10 +72,24 @@ impl Doc {
             }),
             Err(e) => {
                 let at = e.span().and_then(|r| source.get(r)).unwrap_or_default();
-                let message = format!(
-                    "not valid TOML: {}",
-                    crate::problem::toml_message(e.message(), at)
-                );
+                // A phone's curly quotes are the likeliest cause: say so, not "must be quoted".
+                let line = e.span().map_or("", |r| {
+                    let start = source[..r.start.min(source.len())]
+                        .rfind('\n')
+                        .map_or(0, |n| n + 1);
+                    source[start..].lines().next().unwrap_or_default()
+                });
+                let message = if line.contains(CURLY) {
+                    format!(
+                        "not valid TOML: {} has curly quotes (“ ” ‘ ’), which TOML does not read as quotes; write straight quotes, e.g. room = \"cellar\"",
+                        line.trim()
+                    )
+                } else {
+                    format!(
+                        "not valid TOML: {}",
+                        crate::problem::toml_message(e.message(), at)
+                    )
+                };
                 Err(match e.span() {
                     Some(span) => Problem::at(index.pos(span.start), message),
                     None => Problem::general(message),
@@ -294,6 +311,14 @@ mod tests {
         let err = Doc::parse("room = \"attic\"\nfallback = \n").unwrap_err();
         assert_eq!(err.line, Some(2));
         assert!(err.message.starts_with("not valid TOML"));
+    }
+
+    #[test]
+    fn curly_quotes_are_named_as_the_problem() {
+        let err = Doc::parse("room = “cellar”\n").unwrap_err();
+        assert_eq!(err.line, Some(1));
+        assert!(err.message.contains("curly quotes"), "{}", err.message);
+        assert!(err.message.contains("room = “cellar”"), "{}", err.message);
     }
 
     #[test]

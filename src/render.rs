@@ -279,6 +279,8 @@ pub struct NothingContext<'a> {
     pub game: &'a GameInfo,
     pub subject: &'a str,
     pub received_at: String,
+    /// "no submission found in your message"
+    pub headline: &'a str,
     /// What we found and what to do (`ingest::Nothing::explain`).
     pub why: String,
     /// The first lines we read, as the player wrote them (tokens redacted).

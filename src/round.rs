@@ -503,10 +503,24 @@ fn publish<G: Game>(
             in_reply_to: None,
         })?;
     }
+    // Chat players read the announcement in the channel: one file for the host to post.
+    if crate::mail::chat::any(&ctx.config) {
+        let announcement = Mail {
+            round,
+            kind: public_kind,
+            to: Recipient::List,
+            seq: 0,
+            subject: public_subject.clone(),
+            body: reports.public.clone(),
+            date: dated,
+            in_reply_to: None,
+        };
+        mail.queue_chat(crate::mail::chat::PUBLIC, &announcement)?;
+    }
     // Each report moves into the plan (one copy in memory), after its message is formatted.
     let mailing = ctx.config.mail.transport.queues();
     for (player, text) in reports.private {
-        if mailing {
+        if mailing || crate::mail::chat::by_chat(&ctx.config, &player) {
             mail.queue(Mail {
                 round,
                 kind: private_kind,
@@ -803,10 +817,15 @@ impl Mailer<'_> {
         Ok(())
     }
 
-    /// Whether a message to `to` would be queued at all (mail on, an address known): rendering
-    /// is skipped otherwise.
+    /// Whether a message to `to` would be queued at all (mail on, an address known, or a chat
+    /// player's file): rendering is skipped otherwise.
     fn mails(&self, to: &Recipient) -> bool {
         let config = &self.ctx.config;
+        if let Recipient::Player(id) = to
+            && crate::mail::chat::by_chat(config, id)
+        {
+            return true;
+        }
         config.mail.transport.queues()
             && match to {
                 Recipient::List => config.mail.public_to.is_some(),
@@ -816,8 +835,27 @@ impl Mailer<'_> {
             }
     }
 
+    /// A message as a chat file to paste (`mail::chat`), once.
+    fn queue_chat(&mut self, to: &str, mail: &Mail) -> Result<()> {
+        let dir = &self.ctx.dir;
+        let name = mail.file_name();
+        if crate::mail::chat::known(dir, to, &name) {
+            return Ok(());
+        }
+        let path = crate::mail::chat::path(dir, to, &name);
+        let text = crate::mail::chat::text(&mail.subject, &mail.body);
+        self.plan.new_file(path, text);
+        self.report.queued.push(format!("chat/{to}/{name}"));
+        Ok(())
+    }
+
     fn queue(&mut self, mail: Mail) -> Result<()> {
         let config = &self.ctx.config;
+        if let Recipient::Player(id) = &mail.to
+            && crate::mail::chat::by_chat(config, id)
+        {
+            return self.queue_chat(id.as_str(), &mail);
+        }
         if !config.mail.transport.queues() {
             return Ok(());
         }

@@ -138,6 +138,16 @@ impl WithGame for Status<'_> {
                 let _ = writeln!(out, "  last attempt: {why}");
             }
         }
+        let chat = crate::mail::chat::waiting(&ctx.dir);
+        if !chat.is_empty() {
+            let each: Vec<String> = chat.iter().map(|(to, n)| format!("{to} {n}")).collect();
+            let _ = writeln!(
+                out,
+                "Chat: {} message(s) to paste, in outbox/chat/ ({}); move each to sent/chat/ once pasted",
+                chat.values().sum::<usize>(),
+                each.join(", ")
+            );
+        }
         let failed = std::fs::read_dir(ctx.dir.root().join("failed")).map_or(0, |d| d.count());
         if failed > 0 {
             let _ = writeln!(

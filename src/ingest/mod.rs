@@ -34,6 +34,7 @@ use crate::games::Game;
 use crate::player_id::PlayerId;
 use crate::submission::{TOKEN_KEY, sha256_hex};
 use message::Incoming;
+use nothing::Nothing;
 pub use origins::{ORIGINS, Origin, Origins, Unused, origins_path, read_origins};
 use replies::Replies;
 use std::collections::BTreeMap;
@@ -92,6 +93,21 @@ enum Fate {
     Flagged,
     /// Already read from an earlier export: skipped without a word.
     Skipped,
+}
+
+/// The log's words for a message whose player gets no reply: the game has neither mail nor chat
+/// files for them.
+const NOT_TOLD: &str = "the player is not told (no mail or chat for them)";
+
+fn unused_of(player: &PlayerId, incoming: &Incoming, why: String, replied: bool) -> Unused {
+    Unused {
+        player: Some(player.clone()),
+        sender: incoming.sender.clone(),
+        reached: incoming.reached,
+        message_id: incoming.message_id.clone(),
+        why,
+        replied,
+    }
 }
 
 /// The sender's ignored text, quoted for the host's log (a question must reach the host).
@@ -166,7 +182,8 @@ pub fn ingest<G: Game>(
         info: ctx.game_info(round, index, None),
         now,
         renderer: None,
-        mail: !chat && ctx.config.mail.transport.queues(),
+        mail: ctx.config.mail.transport.queues(),
+        chat,
     };
     let mut origins = read_origins(ctx, round)?;
     let before = read_origins(ctx, round.saturating_sub(1)).ok();
@@ -241,10 +258,11 @@ pub fn ingest<G: Game>(
                     || before
                         .as_ref()
                         .is_some_and(|b| b.replied_within_hour(&incoming.sender, incoming.reached));
-                let answer = if limited {
-                    "not answered (one such reply an hour)"
-                } else {
-                    "the player is told"
+                let told = !limited && replies.nothing(&player, incoming, nothing, G::KEYS)?;
+                let answer = match (limited, told) {
+                    (true, _) => "not answered (one such reply an hour)",
+                    (false, true) => "the player is told",
+                    (false, false) => NOT_TOLD,
                 };
                 let line = format!(
                     "{label}: from {player}: {}; {answer}{}",
@@ -253,12 +271,9 @@ pub fn ingest<G: Game>(
                 );
                 report.warnings.push(line.clone());
                 lines[i] = Some(line);
-                if !limited {
-                    replies.nothing(&player, incoming, nothing, G::KEYS)?;
-                }
                 origins
                     .unused
-                    .push(unused(Some(&player), nothing.short(), !limited));
+                    .push(unused(Some(&player), nothing.short(), told));
                 fates[i] = Fate::Done;
                 continue;
             }
@@ -274,14 +289,15 @@ pub fn ingest<G: Game>(
                 None => None, // the tick reports the TOML problem first
             };
             if let Some(verdict) = verdict {
+                let told = replies.rejected(&player, incoming, verdict == "does not match")?;
                 lines[i] = Some(format!(
-                    "{label}: from {} claiming to be {player}: token {verdict}; rejected, the sender is told",
-                    incoming.sender
+                    "{label}: from {} claiming to be {player}: token {verdict}; rejected, {}",
+                    incoming.sender,
+                    if told { "the sender is told" } else { NOT_TOLD }
                 ));
-                replies.rejected(incoming, verdict == "does not match")?;
                 origins
                     .unused
-                    .push(unused(Some(&player), format!("token {verdict}"), true));
+                    .push(unused(Some(&player), format!("token {verdict}"), told));
                 fates[i] = Fate::Done;
                 continue;
             }
@@ -290,23 +306,19 @@ pub fn ingest<G: Game>(
         if let Some(close) = closed.filter(|c| reached <= *c) {
             let missed = round.saturating_sub(1);
             let (at, close_at) = crate::clock::human_apart(reached, close);
+            let told = replies.late(&player, incoming, missed, close)?;
             let warning = format!(
                 "{label}: from {player}: reached the host {at}, before round {missed} closed ({close_at}), but round {missed} was resolved before it was fetched; used for neither round {missed} nor round {round}, {}{}{}",
-                if replies.mail {
-                    "the player is told"
-                } else {
-                    "the player is not told (no mail)"
-                },
+                if told { "the player is told" } else { NOT_TOLD },
                 time_note(incoming),
                 besides(&found.ignored)
             );
             report.warnings.push(warning.clone());
             lines[i] = Some(warning);
-            replies.late(&player, incoming, missed, close)?;
             origins.unused.push(unused(
                 Some(&player),
                 format!("reached the host before round {missed} closed"),
-                replies.mail,
+                told,
             ));
             fates[i] = Fate::Done;
             continue;
@@ -342,20 +354,32 @@ pub fn ingest<G: Game>(
         let sha256 = sha256_hex(text.as_bytes());
         let path = ctx.dir.submissions(round).join(format!("{player}.toml"));
         let on_file = origins.origin.get(&player);
-        if on_file.is_some_and(|o| (incoming.reached, incoming.sent) < (o.reached, o.sent)) {
+        if let Some(newer) =
+            on_file.filter(|o| (incoming.reached, incoming.sent) < (o.reached, o.sent))
+        {
+            let why = Nothing::Older {
+                newer: newer.reached,
+            };
+            let told = replies.nothing(&player, incoming, &why, G::KEYS)?;
             lines[i] = Some(format!(
-                "{label}: from {player}: older than the version on file; not applied"
+                "{label}: from {player}: older than the version on file; not applied, {}",
+                if told { "the player is told" } else { NOT_TOLD }
             ));
+            origins
+                .unused
+                .push(unused_of(&player, incoming, why.short(), told));
+            written_origin = true;
             continue;
         }
         let current = std::fs::read(&path).ok().map(|b| sha256_hex(&b));
         if current.as_deref() == Some(sha256.as_str()) {
+            let on_file_reached = on_file.map(|o| o.reached);
+            let told = replies.same(&player, incoming, &sha256, on_file_reached)?;
             lines[i] = Some(format!(
-                "{label}: from {player}: the version already on file; not written, the player is told{}",
+                "{label}: from {player}: the version already on file; not written, {}{}",
+                if told { "the player is told" } else { NOT_TOLD },
                 besides(&found.ignored)
             ));
-            let on_file_reached = on_file.map(|o| o.reached);
-            replies.same(&player, incoming, &sha256, on_file_reached)?;
             continue;
         }
         write_atomic(&path, text.as_bytes())?;

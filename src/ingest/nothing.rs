@@ -20,9 +20,20 @@ pub enum Nothing {
     Unreadable(String),
     /// The body and a `.toml` attachment carry two different submissions.
     Ambiguous { body: String, attachment: String },
+    /// Older than the player's version on file, which reached the host at `newer` (Unix
+    /// seconds): a delayed delivery, or an export read again.
+    Older { newer: i64 },
 }
 
 impl Nothing {
+    /// The reply's subject, after the game and round.
+    pub fn headline(&self) -> &'static str {
+        match self {
+            Nothing::Older { .. } => "an older message of yours",
+            _ => "no submission found in your message",
+        }
+    }
+
     /// One line for the host's log.
     pub fn short(&self) -> String {
         match self {
@@ -40,6 +51,7 @@ impl Nothing {
             Nothing::Ambiguous { .. } => {
                 "no submission used (the body and a .toml attachment differ)".into()
             }
+            Nothing::Older { .. } => "not used (older than the version on file)".into(),
         }
     }
 
@@ -59,6 +71,7 @@ impl Nothing {
             Nothing::TooBig { bytes } => format!("Your message is {} KiB, more than the {} KiB we read, so it was not read (a large attachment or a long quoted history?). Send your choices alone in a new mail.", bytes / 1024, super::message::MAX_MESSAGE / 1024),
             Nothing::Unreadable(why) => format!("We could not read your submission: {why}."),
             Nothing::Ambiguous { .. } => "Your message carries two different submissions, one in the text and one in a .toml attachment, and we cannot tell which you mean. Neither is used: send one of them again, alone.".into(),
+            Nothing::Older { newer } => format!("This message reached us before the one of yours we already have (received {}), so it does not replace it: the newer one stands.", jiff::Timestamp::from_second(*newer).map_or_else(|_| newer.to_string(), crate::clock::human)),
         }
     }
 }

@@ -20,24 +20,39 @@ pub struct Replies<'a> {
     pub info: crate::render::GameInfo,
     pub now: jiff::Timestamp,
     pub renderer: Option<crate::render::Renderer>,
-    /// Whether replies go out at all (mail on, a mail message).
+    /// Whether replies go out by mail at all (mail on, a mail message).
     pub mail: bool,
+    /// Whether the message came by chat (replies to chat players are files to paste).
+    pub chat: bool,
 }
 
 impl Replies<'_> {
-    /// Whether to reply at all; compiles the templates the first time the answer is yes.
-    fn on(&mut self) -> Result<bool> {
-        if self.mail && self.renderer.is_none() {
+    /// Whether a reply to `player` goes out at all (by mail, or as a chat file); compiles the
+    /// templates the first time the answer is yes.
+    pub fn reaches(&mut self, player: Option<&PlayerId>) -> Result<bool> {
+        let config = &self.ctx.config;
+        let by_chat = player.is_some_and(|p| crate::mail::chat::by_chat(config, p));
+        // a chat message is answered by mail only to a player's own address
+        let mailed = self.mail
+            && (!self.chat
+                || player.is_some_and(|p| config.player(p).is_some_and(|p| p.email.is_some())));
+        let on = by_chat || mailed;
+        if on && self.renderer.is_none() {
             self.renderer = Some(self.ctx.renderer()?);
         }
-        Ok(self.mail)
+        Ok(on)
     }
 
     /// Tells the sender of a message with a wrong or missing token that it was not accepted. The
     /// reply goes to the address the message came from and names neither player nor token.
-    pub fn rejected(&mut self, incoming: &Incoming, mismatch: bool) -> Result<()> {
-        if !self.on()? {
-            return Ok(());
+    pub fn rejected(
+        &mut self,
+        player: &PlayerId,
+        incoming: &Incoming,
+        mismatch: bool,
+    ) -> Result<bool> {
+        if !self.reaches(Some(player))? {
+            return Ok(false);
         }
         let context = crate::render::RejectContext {
             game: &self.info,
@@ -45,7 +60,12 @@ impl Replies<'_> {
             mismatch,
         };
         let subject = format!("{}: your message was not accepted", self.info.title);
-        let to = Recipient::Address(incoming.sender.clone());
+        // by mail to the address it came from, which may not be the player's own
+        let to = if self.chat {
+            Recipient::Player(player.clone())
+        } else {
+            Recipient::Address(incoming.sender.clone())
+        };
         self.send(
             to,
             MailKind::Reject,
@@ -53,7 +73,8 @@ impl Replies<'_> {
             subject,
             Kind::Reject,
             &context,
-        )
+        )?;
+        Ok(true)
     }
 
     /// Tells a player their message reached the host before `round` closed but was fetched after
@@ -64,9 +85,9 @@ impl Replies<'_> {
         incoming: &Incoming,
         round: u32,
         closed: jiff::Timestamp,
-    ) -> Result<()> {
-        if !self.on()? {
-            return Ok(());
+    ) -> Result<bool> {
+        if !self.reaches(Some(player))? {
+            return Ok(false);
         }
         let arrived = jiff::Timestamp::from_second(incoming.reached).unwrap_or(self.now);
         let (arrived, closed) = crate::clock::human_apart(arrived, closed);
@@ -82,7 +103,8 @@ impl Replies<'_> {
             self.info.title
         );
         let to = Recipient::Player(player.clone());
-        self.send(to, MailKind::Late, incoming, subject, Kind::Late, &context)
+        self.send(to, MailKind::Late, incoming, subject, Kind::Late, &context)?;
+        Ok(true)
     }
 
     /// Tells a player the message holds the version already on file: acknowledged already (its
@@ -93,9 +115,9 @@ impl Replies<'_> {
         incoming: &Incoming,
         sha256: &str,
         on_file_reached: Option<i64>,
-    ) -> Result<()> {
-        if !self.on()? {
-            return Ok(());
+    ) -> Result<bool> {
+        if !self.reaches(Some(player))? {
+            return Ok(false);
         }
         let receipts =
             crate::receipts::Receipts::load(&self.ctx.dir, &self.ctx.config, self.info.round)?;
@@ -130,7 +152,8 @@ impl Replies<'_> {
             self.info.title, self.info.round
         );
         let to = Recipient::Player(player.clone());
-        self.send(to, MailKind::Same, incoming, subject, Kind::Same, &context)
+        self.send(to, MailKind::Same, incoming, subject, Kind::Same, &context)?;
+        Ok(true)
     }
 
     /// Tells a player that no submission was found in their message, why, and the first lines
@@ -141,9 +164,9 @@ impl Replies<'_> {
         incoming: &Incoming,
         why: &Nothing,
         keys: &[&str],
-    ) -> Result<()> {
-        if !self.on()? {
-            return Ok(());
+    ) -> Result<bool> {
+        if !self.reaches(Some(player))? {
+            return Ok(false);
         }
         let redactor = &self.ctx.secrets.redactor;
         let first_lines = incoming
@@ -163,14 +186,17 @@ impl Replies<'_> {
             game: &self.info,
             subject: &redactor.redact(&incoming.subject),
             received_at: crate::clock::human(arrived),
+            headline: why.headline(),
             why: why.explain(keys),
             first_lines: &first_lines,
             body: body.as_deref(),
             attachment: attachment.as_deref(),
         };
         let subject = format!(
-            "{}: round {}, no submission found in your message",
-            self.info.title, self.info.round
+            "{}: round {}, {}",
+            self.info.title,
+            self.info.round,
+            why.headline()
         );
         let to = Recipient::Player(player.clone());
         self.send(
@@ -180,7 +206,8 @@ impl Replies<'_> {
             subject,
             Kind::Nothing,
             &context,
-        )
+        )?;
+        Ok(true)
     }
 
     /// Queues a reply into `outbox/`, once per message (the sequence number comes from its
@@ -225,6 +252,16 @@ impl Replies<'_> {
                 .filter(|id| id.starts_with('<') && !ctx.secrets.redactor.finds(id)),
         };
         let file = mail.file_name();
+        if let Recipient::Player(id) = &mail.to
+            && crate::mail::chat::by_chat(&ctx.config, id)
+        {
+            if crate::mail::chat::known(&ctx.dir, id.as_str(), &file) {
+                return Ok(());
+            }
+            let text = crate::mail::chat::text(&mail.subject, &mail.body);
+            let path = crate::mail::chat::path(&ctx.dir, id.as_str(), &file);
+            return write_atomic(&path, text.as_bytes());
+        }
         if [
             ctx.dir.outbox(),
             ctx.dir.sent(),
@@ -235,8 +272,16 @@ impl Replies<'_> {
         {
             return Ok(());
         }
-        // A reply goes to the address the message came from.
-        let to = crate::mail::outbox::mailbox(&name.unwrap_or_default(), &incoming.sender)?;
+        // A reply goes to the address the message came from (a chat message's: the player's).
+        let address = match (&mail.to, self.chat) {
+            (Recipient::Player(id), true) => ctx
+                .config
+                .player(id)
+                .and_then(|p| p.email.clone())
+                .unwrap_or_default(),
+            _ => incoming.sender.clone(),
+        };
+        let to = crate::mail::outbox::mailbox(&name.unwrap_or_default(), &address)?;
         let bytes = format_message(&mail, &ctx.config.mail, &ctx.game_key(), to, Vec::new())?;
         write_atomic(&ctx.dir.outbox().join(file), &bytes)
     }

@@ -4,8 +4,10 @@
 //!
 //! Invariants: a message's file name and Message-ID are derived from what it is (round, kind,
 //! recipient, version), never from the clock, so queueing it twice writes it once; a message found
-//! in `sent/` or `failed/` is never queued again.
+//! in `sent/` or `failed/` is never queued again. A player who plays by chat gets the same
+//! messages as text files to paste (`chat`).
 
+pub mod chat;
 pub mod outbox;
 pub mod transport;
 
