@@ -22,6 +22,7 @@ mod mail;
 mod mail_clients;
 mod planar_control;
 mod properties;
+mod replies;
 mod season;
 mod secrecy;
 mod simulate;

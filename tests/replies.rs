@@ -1,0 +1,421 @@
+//! Every message a player sends gets exactly one answer (issue: replies). Each shape of mail that
+//! players really send (client fixtures from mutt and s-nail in `tests/mail/`, the rest written
+//! here as the clients write them) goes through a real SMTP server into a Maildir, then
+//! `ingest` and a tick; for each message the test checks how many replies answer it (by their
+//! In-Reply-To), what the reply says, and what the round now holds for its sender.
+
+use crate::support::{SmtpServer, adjudicate, example_game, header, manifest_dir, tick};
+use std::fs;
+use std::path::Path;
+
+/// What must become of a message.
+enum Expect {
+    /// A version is written holding this line, and the tick acknowledges it; the
+    /// acknowledgement says the second part.
+    Used(&'static str, &'static str),
+    /// No version; one reply saying this.
+    Told(&'static str),
+    /// Never answered (not a player, automatic mail).
+    Silent,
+}
+
+struct Shape {
+    name: &'static str,
+    /// The sender's address.
+    from: &'static str,
+    /// The message as the client wrote it (headers and body), without the host's Received.
+    message: Vec<u8>,
+    expect: Expect,
+}
+
+/// A message as a client writes it, with `headers` (each ending in CRLF) before the body.
+fn written(from: &str, id: &str, subject: &str, headers: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: host@example.org\r\nSubject: {subject}\r\nMessage-ID: <{id}>\r\nDate: Wed, 2 Dec 2026 08:00:00 +0000\r\nMIME-Version: 1.0\r\n{headers}\r\n{body}"
+    )
+    .into_bytes()
+}
+
+fn plain(from: &str, id: &str, body: &str) -> Vec<u8> {
+    written(
+        from,
+        id,
+        "Re: round 1",
+        "Content-Type: text/plain; charset=utf-8\r\n",
+        body,
+    )
+}
+
+fn fixture(name: &str) -> Vec<u8> {
+    fs::read(manifest_dir().join("tests/mail").join(name)).unwrap()
+}
+
+/// The private report a player got at the opening, quoted the way mail clients quote it.
+fn quoted_report(dir: &Path, player: &str, edit: Option<(&str, &str)>) -> String {
+    let report = fs::read_to_string(dir.join(format!("rounds/000/private/{player}.txt"))).unwrap();
+    let report = match edit {
+        Some((from, to)) => report.replace(from, to),
+        None => report,
+    };
+    let quoted: Vec<String> = report
+        .lines()
+        .map(|l| if l.is_empty() { ">".into() } else { format!("> {l}") })
+        .collect();
+    format!(
+        "On Wed, 2 Dec 2026 at 08:00, ORG Host <host@example.org> wrote:\r\n{}\r\n",
+        quoted.join("\r\n")
+    )
+}
+
+/// Three batches, at most one message per player in each (two from one player in one fetch
+/// would be one version), two hours apart (so the one-reply-an-hour limit never applies).
+fn batches(dir: &Path) -> Vec<Vec<Shape>> {
+    // 5 MB in lines of 100 characters, as a long quoted history would be
+    let big = format!(
+        "room = \"attic\"\r\n{}",
+        format!("> {}\r\n", "x".repeat(98)).repeat(50_000)
+    );
+    let multipart_html = "Content-Type: text/html; charset=utf-8\r\n";
+    vec![
+        vec![
+            Shape {
+                name: "top-posted prose above the quoted report",
+                from: "carol@example.org",
+                message: plain(
+                    "Carol <carol@example.org>",
+                    "top@gmail",
+                    &format!("Cellar for me please!\r\n\r\n{}", quoted_report(dir, "carol", None)),
+                ),
+                expect: Expect::Told("No line of your message sets one of this game's keys"),
+            },
+            Shape {
+                name: "HTML only",
+                from: "dave@example.org",
+                message: written(
+                    "Dave <dave@example.org>",
+                    "html@outlook",
+                    "Re: round 1",
+                    multipart_html,
+                    "<html><body><p>room = &quot;cellar&quot;</p></body></html>\r\n",
+                ),
+                expect: Expect::Told("sent as HTML only"),
+            },
+            Shape {
+                name: "subject only, empty body",
+                from: "erin@example.org",
+                message: plain("erin@example.org", "empty@phone", "\r\n"),
+                expect: Expect::Told("Your message has no text"),
+            },
+            Shape {
+                name: "a key with a capital, outside a fence",
+                from: "frank@example.org",
+                message: plain("frank@example.org", "caps@phone", "Room = \"attic\"\r\n"),
+                expect: Expect::Used("room = \"attic\"", "We read `Room` as `room`."),
+            },
+            Shape {
+                name: "an edit inside the quoted skeleton",
+                from: "alice@example.org",
+                message: plain(
+                    "Alice <alice@example.org>",
+                    "inline@thunderbird",
+                    &quoted_report(dir, "alice", Some(("room = \"attic\"", "room = \"cellar\""))),
+                ),
+                expect: Expect::Used(
+                    "room = \"cellar\"",
+                    "We found your choices inside or below the report you quoted.",
+                ),
+            },
+            Shape {
+                name: "bottom-posted below the quoted report (mutt)",
+                from: "bob@example.org",
+                message: fixture("mutt-bottom-posted.eml"),
+                expect: Expect::Used(
+                    "room = \"basement\"",
+                    "We found your choices inside or below the report you quoted.",
+                ),
+            },
+        ],
+        vec![
+            Shape {
+                name: "a mail of 5 MB",
+                from: "carol@example.org",
+                message: plain("carol@example.org", "big@client", &big),
+                expect: Expect::Told("more than the 256 KiB we read"),
+            },
+            Shape {
+                name: "a question to the host only",
+                from: "dave@example.org",
+                message: plain(
+                    "dave@example.org",
+                    "question@client",
+                    "Hi, does a Block also stop a Peek?\r\n\r\nDave\r\n",
+                ),
+                expect: Expect::Told("No line of your message sets one of this game's keys"),
+            },
+            Shape {
+                name: "curly quotes from a phone",
+                from: "erin@example.org",
+                message: plain(
+                    "erin@example.org",
+                    "curly@iphone",
+                    "room = \u{201c}cellar\u{201d}\r\n\r\nSent from my iPhone\r\n",
+                ),
+                expect: Expect::Used("room = \"cellar\"", "We read the curly quotes"),
+            },
+            Shape {
+                name: "a signature holding TOML-looking lines (s-nail)",
+                from: "frank@example.org",
+                message: fixture("s-nail-signature.eml"),
+                expect: Expect::Used("room = \"cellar\"", "It is valid"),
+            },
+            Shape {
+                name: "three fenced blocks",
+                from: "alice@example.org",
+                message: plain(
+                    "alice@example.org",
+                    "fences@client",
+                    "```\r\nroom = \"attic\"\r\n```\r\nno wait\r\n```toml\r\nroom = \"cellar\"\r\n```\r\nActually no, make it:\r\n```\r\nroom = \"basement\"\r\n```\r\n",
+                ),
+                expect: Expect::Used(
+                    "room = \"basement\"",
+                    "Your message had 3 fenced blocks: we used the last one",
+                ),
+            },
+            Shape {
+                name: "a BOM, CRLF and tabs",
+                from: "bob@example.org",
+                message: plain(
+                    "bob@example.org",
+                    "bom@windows",
+                    "\u{feff}room = \"attic\"\r\n\tfallback = \"cellar\"\r\n",
+                ),
+                expect: Expect::Used("\tfallback = \"cellar\"", "It is valid"),
+            },
+        ],
+        vec![
+            Shape {
+                name: "format=flowed",
+                from: "carol@example.org",
+                message: written(
+                    "carol@example.org",
+                    "flowed@thunderbird",
+                    "Re: round 1",
+                    "Content-Type: text/plain; charset=utf-8; format=flowed\r\n",
+                    "I thought about it for a long time and I am going to the cellar \r\nthis round, whatever the others do.\r\nroom = \"cellar\"\r\n",
+                ),
+                expect: Expect::Used(
+                    "room = \"cellar\"",
+                    "\"I thought about it for a long time and I am going to the cellar this round, whatever the others do.\"",
+                ),
+            },
+            Shape {
+                name: "a body and a differing .toml attachment (mutt)",
+                from: "dave@example.org",
+                message: fixture("mutt-attachment-differs.eml"),
+                expect: Expect::Told("two different submissions"),
+            },
+            Shape {
+                name: "a problem is told at the line of the mail",
+                from: "frank@example.org",
+                message: plain(
+                    "frank@example.org",
+                    "garage@client",
+                    "Hi!\r\n\r\nHere goes:\r\nroom = \"garage\"\r\n",
+                ),
+                expect: Expect::Used("room = \"garage\"", "line 4 of your message"),
+            },
+            Shape {
+                name: "an auto-responder",
+                from: "erin@example.org",
+                message: written(
+                    "erin@example.org",
+                    "vacation@erin",
+                    "Out of office: Re: round 1",
+                    "Auto-Submitted: auto-replied\r\nContent-Type: text/plain\r\n",
+                    "I am away until Monday.\r\n",
+                ),
+                expect: Expect::Silent,
+            },
+            Shape {
+                name: "a reply loop: our own acknowledgement mailed back to us",
+                from: "host@example.org",
+                message: written(
+                    "\"ORG Host\" <host@example.org>",
+                    "loop@example.org",
+                    "Attic Basement Cellar: round 1, submission received (version 1)",
+                    "Auto-Submitted: auto-replied\r\nContent-Type: text/plain\r\n",
+                    "Received your round 1 submission (version 1).\r\nroom = \"attic\"\r\n",
+                ),
+                expect: Expect::Silent,
+            },
+            Shape {
+                name: "a stranger",
+                from: "zed@example.net",
+                message: plain("zed@example.net", "spam@zed", "room = \"attic\"\r\n"),
+                expect: Expect::Silent,
+            },
+        ],
+    ]
+}
+
+/// Relays each message over SMTP to the server, as the host's server received it at `at`
+/// (its Received header on top, as a real MTA adds).
+fn relay(server: &SmtpServer, shapes: &[Shape], at: &str, spool: &Path) {
+    let mut files: Vec<String> = Vec::new();
+    for (i, shape) in shapes.iter().enumerate() {
+        let path = spool.join(format!("{at}-{i}.eml"));
+        let mut bytes =
+            format!("Received: from mx.example.org by host.example.org; {at}\r\n").into_bytes();
+        bytes.extend_from_slice(&shape.message);
+        fs::write(&path, bytes).unwrap();
+        files.push(format!("{}={}", shape.from, path.display()));
+    }
+    let script = format!(
+        "import smtplib, sys\nfor arg in sys.argv[1:]:\n    sender, path = arg.split('=', 1)\n    with smtplib.SMTP('127.0.0.1', {}) as s:\n        s.sendmail(sender, ['host@example.org'], open(path, 'rb').read())\n",
+        server.port
+    );
+    let status = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(&files)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Every message in outbox/ and sent/: (file name, text).
+fn outgoing(dir: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for folder in ["outbox", "sent"] {
+        let Ok(entries) = fs::read_dir(dir.join(folder)) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".eml") {
+                out.push((name, fs::read_to_string(e.path()).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A message's body, quoted-printable undone and whitespace made single spaces.
+pub fn flat(message: &str) -> String {
+    let body = message.split_once("\r\n\r\n").map_or(message, |(_, b)| b);
+    let body = body.replace("=\r\n", "").replace("=3D", "=").replace("=E2=80=9C", "“");
+    body.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn message_id(message: &[u8]) -> String {
+    header(&String::from_utf8_lossy(&message[..message.len().min(4096)]), "Message-ID").unwrap()
+}
+
+#[test]
+fn every_shape_of_mail_gets_exactly_one_answer_and_the_round_holds_what_the_player_meant() {
+    let server = SmtpServer::start(&[]);
+    let maildir = server.maildir.path().join("box");
+    let game = example_game();
+    let dir = game.path();
+    let spool = tempfile::tempdir().unwrap();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q", "--no-send"]);
+    let times = [
+        ("Wed, 2 Dec 2026 08:30:00 +0000", "2026-12-02T08:31:00Z"),
+        ("Wed, 2 Dec 2026 10:30:00 +0000", "2026-12-02T10:31:00Z"),
+        ("Wed, 2 Dec 2026 12:30:00 +0000", "2026-12-02T12:31:00Z"),
+    ];
+    let all = batches(dir);
+    let mut failures = Vec::new();
+    for (batch, (received, now)) in all.iter().zip(times) {
+        relay(&server, batch, received, spool.path());
+        let run = adjudicate([
+            "ingest",
+            &dir.display().to_string(),
+            "--maildir",
+            &maildir.display().to_string(),
+            "--now",
+            now,
+        ]);
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        tick(dir, now, &["-q", "--no-send"]);
+        let out = outgoing(dir);
+        for shape in batch {
+            let id = message_id(&shape.message);
+            let replies: Vec<&(String, String)> = out
+                .iter()
+                .filter(|(_, m)| header(m, "In-Reply-To").as_deref() == Some(id.as_str()))
+                .collect();
+            let player = shape.from.split('@').next().unwrap();
+            let file = dir.join(format!("rounds/001/submissions/{player}.toml"));
+            let on_file = fs::read_to_string(&file).unwrap_or_default();
+            let problem = match (&shape.expect, replies.as_slice()) {
+                (Expect::Silent, []) => None,
+                (Expect::Silent, r) => Some(format!("{} replies, expected none", r.len())),
+                (_, [(name, reply)]) => {
+                    let body = flat(reply);
+                    match &shape.expect {
+                        Expect::Used(line, says) if !on_file.contains(line) => {
+                            Some(format!("{line:?} not on file: {on_file:?}"))
+                        }
+                        Expect::Used(_, says) | Expect::Told(says) if !body.contains(says) => {
+                            Some(format!("{name} does not say {says:?}: {body}"))
+                        }
+                        Expect::Used(..) if !name.contains("-ack-") => {
+                            Some(format!("{name} is not an acknowledgement"))
+                        }
+                        Expect::Told(_) if !name.contains("-nothing-") => {
+                            Some(format!("{name} is not a 'no submission found' reply"))
+                        }
+                        _ if header(reply, "Auto-Submitted").as_deref() != Some("auto-replied") => {
+                            Some(format!("{name} has no Auto-Submitted: auto-replied"))
+                        }
+                        _ => None,
+                    }
+                }
+                (_, r) => Some(format!("{} replies, expected exactly one", r.len())),
+            };
+            if let Some(p) = problem {
+                failures.push(format!("{}: {p}", shape.name));
+            }
+        }
+    }
+    if let Ok(keep) = std::env::var("ADJUDICATE_KEEP") {
+        crate::support::copy_dir(dir, Path::new(&keep));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Nothing stays in new/; what was not used is flagged for the host, and listed once.
+    assert_eq!(fs::read_dir(maildir.join("new")).unwrap().count(), 0);
+    let flagged = fs::read_dir(maildir.join("cur"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(":2,FS")
+        })
+        .count();
+    assert_eq!(flagged, 3, "the auto-reply, the loop and the stranger");
+    let status = adjudicate(["status", &dir.display().to_string(), "--now", "2026-12-02T12:40:00Z"]);
+    assert!(
+        status.stdout.contains("Mail not used (2)")
+            && status.stdout.contains("host@example.org")
+            && status.stdout.contains("zed@example.net"),
+        "{}",
+        status.stdout
+    );
+    assert!(
+        status.stdout.contains("message(s) gave no version"),
+        "{}",
+        status.stdout
+    );
+    // The 5 MB mail's line in the log names its sender.
+    let log = fs::read_to_string(dir.join("ingest.log")).unwrap();
+    assert!(
+        log.lines().any(|l| l.contains("from carol") && l.contains("over the 256 KiB limit")),
+        "{log}"
+    );
+    // A question to the host reaches the host.
+    assert!(log.contains("does a Block also stop a Peek?"), "{log}");
+}
