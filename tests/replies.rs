@@ -59,7 +59,13 @@ fn quoted_report(dir: &Path, player: &str, edit: Option<(&str, &str)>) -> String
     };
     let quoted: Vec<String> = report
         .lines()
-        .map(|l| if l.is_empty() { ">".into() } else { format!("> {l}") })
+        .map(|l| {
+            if l.is_empty() {
+                ">".into()
+            } else {
+                format!("> {l}")
+            }
+        })
         .collect();
     format!(
         "On Wed, 2 Dec 2026 at 08:00, ORG Host <host@example.org> wrote:\r\n{}\r\n",
@@ -84,7 +90,10 @@ fn batches(dir: &Path) -> Vec<Vec<Shape>> {
                 message: plain(
                     "Carol <carol@example.org>",
                     "top@gmail",
-                    &format!("Cellar for me please!\r\n\r\n{}", quoted_report(dir, "carol", None)),
+                    &format!(
+                        "Cellar for me please!\r\n\r\n{}",
+                        quoted_report(dir, "carol", None)
+                    ),
                 ),
                 expect: Expect::Told("No line of your message sets one of this game's keys"),
             },
@@ -118,7 +127,11 @@ fn batches(dir: &Path) -> Vec<Vec<Shape>> {
                 message: plain(
                     "Alice <alice@example.org>",
                     "inline@thunderbird",
-                    &quoted_report(dir, "alice", Some(("room = \"attic\"", "room = \"cellar\""))),
+                    &quoted_report(
+                        dir,
+                        "alice",
+                        Some(("room = \"attic\"", "room = \"cellar\"")),
+                    ),
                 ),
                 expect: Expect::Used(
                     "room = \"cellar\"",
@@ -304,12 +317,19 @@ fn outgoing(dir: &Path) -> Vec<(String, String)> {
 /// A message's body, quoted-printable undone and whitespace made single spaces.
 pub fn flat(message: &str) -> String {
     let body = message.split_once("\r\n\r\n").map_or(message, |(_, b)| b);
-    let body = body.replace("=\r\n", "").replace("=3D", "=").replace("=E2=80=9C", "“");
+    let body = body
+        .replace("=\r\n", "")
+        .replace("=3D", "=")
+        .replace("=E2=80=9C", "“");
     body.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn message_id(message: &[u8]) -> String {
-    header(&String::from_utf8_lossy(&message[..message.len().min(4096)]), "Message-ID").unwrap()
+    header(
+        &String::from_utf8_lossy(&message[..message.len().min(4096)]),
+        "Message-ID",
+    )
+    .unwrap()
 }
 
 #[test]
@@ -397,7 +417,12 @@ fn every_shape_of_mail_gets_exactly_one_answer_and_the_round_holds_what_the_play
         })
         .count();
     assert_eq!(flagged, 3, "the auto-reply, the loop and the stranger");
-    let status = adjudicate(["status", &dir.display().to_string(), "--now", "2026-12-02T12:40:00Z"]);
+    let status = adjudicate([
+        "status",
+        &dir.display().to_string(),
+        "--now",
+        "2026-12-02T12:40:00Z",
+    ]);
     assert!(
         status.stdout.contains("Mail not used (2)")
             && status.stdout.contains("host@example.org")
@@ -413,9 +438,413 @@ fn every_shape_of_mail_gets_exactly_one_answer_and_the_round_holds_what_the_play
     // The 5 MB mail's line in the log names its sender.
     let log = fs::read_to_string(dir.join("ingest.log")).unwrap();
     assert!(
-        log.lines().any(|l| l.contains("from carol") && l.contains("over the 256 KiB limit")),
+        log.lines()
+            .any(|l| l.contains("from carol") && l.contains("over the 256 KiB limit")),
         "{log}"
     );
     // A question to the host reaches the host.
     assert!(log.contains("does a Block also stop a Peek?"), "{log}");
+}
+
+/// A mail as the host's server received it at `received` (RFC 2822), replying to nothing.
+fn mail_at(from: &str, id: &str, received: &str, body: &str) -> String {
+    format!(
+        "Received: from mx.example.org by host.example.org; {received}\r\nFrom: {from}\r\nTo: host@example.org\r\nSubject: my choice\r\nMessage-ID: <{id}>\r\nDate: {received}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}"
+    )
+}
+
+fn ingest_at(dir: &Path, flag: &str, path: &Path, now: &str) -> crate::support::Run {
+    let run = adjudicate([
+        "ingest",
+        &dir.display().to_string(),
+        flag,
+        &path.display().to_string(),
+        "--now",
+        now,
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    run
+}
+
+#[test]
+fn after_a_forced_close_the_next_rounds_mail_counts_at_once_and_only_earlier_mail_is_refused() {
+    let game = example_game();
+    let dir = game.path();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+    // Round 1 closes at 10:00, five hours before its scheduled deadline (15:00).
+    tick(dir, "2026-12-02T10:00:00Z", &["-q", "--force"]);
+    let result = fs::read_to_string(dir.join("rounds/001/result.toml")).unwrap();
+    assert!(
+        result.contains("closed = \"2026-12-02T10:00:00Z\""),
+        "{result}"
+    );
+    let state = fs::read_to_string(dir.join("state.toml")).unwrap();
+    assert!(state.contains("opened = 2026-12-02T10:00:00Z"), "{state}");
+    let spool = tempfile::tempdir().unwrap();
+    let before = spool.path().join("before.eml");
+    let after = spool.path().join("after.eml");
+    // 09:59:30 reached the host before the close (fetched after it); 11:00 after it, before the
+    // old deadline.
+    fs::write(
+        &before,
+        mail_at(
+            "alice@example.org",
+            "a@x",
+            "Wed, 2 Dec 2026 09:59:30 +0000",
+            "room = \"attic\"\r\n",
+        ),
+    )
+    .unwrap();
+    fs::write(
+        &after,
+        mail_at(
+            "bob@example.org",
+            "b@x",
+            "Wed, 2 Dec 2026 11:00:00 +0000",
+            "room = \"cellar\"\r\n",
+        ),
+    )
+    .unwrap();
+    let refused = ingest_at(dir, "--eml", &before, "2026-12-02T11:05:00Z");
+    assert!(
+        refused
+            .stderr
+            .contains("before round 1 closed (Wed 2 Dec 10:00 UTC)"),
+        "{}",
+        refused.stderr
+    );
+    assert!(!dir.join("rounds/002/submissions/alice.toml").exists());
+    let counted = ingest_at(dir, "--eml", &after, "2026-12-02T11:05:00Z");
+    assert!(counted.stderr.is_empty(), "{}", counted.stderr);
+    assert_eq!(
+        fs::read_to_string(dir.join("rounds/002/submissions/bob.toml")).unwrap(),
+        "room = \"cellar\"\n"
+    );
+    tick(dir, "2026-12-02T11:06:00Z", &["-q"]);
+    let receipts = fs::read_to_string(dir.join("rounds/002/receipts.toml")).unwrap();
+    assert!(
+        receipts.contains("valid = true") && !receipts.contains("late = true"),
+        "{receipts}"
+    );
+    // The archive explains itself: replay reads the close from result.toml.
+    let replay = adjudicate(["replay", &dir.display().to_string()]);
+    assert_eq!(replay.code, 0, "{}{}", replay.stdout, replay.stderr);
+}
+
+#[test]
+fn a_god_race_closed_early_takes_every_answer_sent_within_a_minute_through_smtp() {
+    let server = SmtpServer::start(&[]);
+    let maildir = server.maildir.path().join("box");
+    let spool = tempfile::tempdir().unwrap();
+    let game = tempfile::tempdir().unwrap();
+    let dir = game.path();
+    let toml = fs::read_to_string(crate::support::god_race_example_dir().join("game.toml"))
+        .unwrap()
+        .replace("every = \"24h\"", "every = \"24h\"\nearly_close = true");
+    fs::write(dir.join("game.toml"), toml).unwrap();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q", "--no-send"]);
+    // Each round, every player answers the skeleton of their latest report, by mail, within a
+    // minute of the moment the previous round closed early.
+    let players = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"];
+    let mut clock = jiff::Timestamp::from_second(1_796_198_400).unwrap(); // 08:00
+    for round in 0..3u32 {
+        let shapes: Vec<Shape> = players
+            .iter()
+            .filter_map(|p| {
+                let skeleton = crate::first_game::skeleton(&latest_report(dir, p)?)?;
+                let from = format!("{p}@example.org");
+                Some(Shape {
+                    name: "an answer",
+                    message: plain(
+                        &from,
+                        &format!("r{round}-{p}@x"),
+                        &skeleton.replace('\n', "\r\n"),
+                    ),
+                    from: Box::leak(from.into_boxed_str()),
+                    expect: Expect::Silent,
+                })
+            })
+            .collect();
+        assert_eq!(
+            shapes.len(),
+            players.len(),
+            "round {round}: a skeleton each"
+        );
+        let within = clock
+            .checked_add(jiff::SignedDuration::from_secs(40))
+            .unwrap();
+        let received = within.strftime("%a, %-d %b %Y %H:%M:%S +0000").to_string();
+        relay(&server, &shapes, &received, spool.path());
+        let now = within
+            .checked_add(jiff::SignedDuration::from_secs(60))
+            .unwrap();
+        let run = ingest_at(dir, "--maildir", &maildir, &now.to_string());
+        assert!(
+            !run.stderr.contains("resolved before it was fetched"),
+            "round {round}: {}",
+            run.stderr
+        );
+        tick(dir, &now.to_string(), &["-q", "--no-send"]);
+        let receipts =
+            fs::read_to_string(dir.join(format!("rounds/{round:03}/receipts.toml"))).unwrap();
+        assert_eq!(
+            receipts.matches("valid = true").count(),
+            players.len(),
+            "round {round}: every answer counted\n{receipts}"
+        );
+        let result = fs::read_to_string(dir.join(format!("rounds/{round:03}/result.toml")))
+            .unwrap_or_else(|_| panic!("round {round} closed early"));
+        assert!(
+            result.contains(&format!(
+                "closed = \"{}\"",
+                now.strftime("%Y-%m-%dT%H:%M:%SZ")
+            )),
+            "{result}"
+        );
+        clock = now;
+    }
+}
+
+/// The latest private report of a player: the newest round's, or the opening's.
+fn latest_report(dir: &Path, player: &str) -> Option<String> {
+    let mut rounds: Vec<_> = fs::read_dir(dir.join("rounds"))
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    rounds.sort();
+    rounds.push(dir.join("rounds/000/opening"));
+    let order = rounds.iter().rev().filter(|r| !r.ends_with("opening"));
+    order
+        .chain(std::iter::once(&dir.join("rounds/000/opening")))
+        .find_map(|r| fs::read_to_string(r.join(format!("private/{player}.txt"))).ok())
+}
+
+/// The body of a message file in outbox/ (decoded).
+fn body_of(path: &Path) -> String {
+    let text = fs::read_to_string(path).unwrap();
+    flat(&text)
+}
+
+#[test]
+fn a_cumulative_chat_export_is_read_once_per_message_and_a_chat_player_gets_files_to_paste() {
+    let game = example_game();
+    let dir = game.path();
+    // Bob plays by chat only: no address.
+    let text = fs::read_to_string(dir.join("game.toml"))
+        .unwrap()
+        .replace("email = \"bob@example.org\"", "chat = \"bobby\"");
+    fs::write(dir.join("game.toml"), text).unwrap();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q", "--no-send"]);
+    let chat = dir.join("outbox/chat");
+    assert!(
+        chat.join("bob/r000-private-bob-0.txt").is_file(),
+        "the welcome, to paste"
+    );
+    assert!(
+        chat.join("_public/r000-public-list-0.txt").is_file(),
+        "the announcement"
+    );
+    let files = tempfile::tempdir().unwrap();
+    let export = files.path().join("chat.json");
+    let message = |id: &str, at: &str, content: &str| {
+        serde_json::json!({ "id": id, "type": "Default", "timestamp": at, "timestampEdited": null,
+            "content": content, "author": { "id": "9", "name": "bobby" } })
+    };
+    let mut messages = vec![
+        message(
+            "1",
+            "2026-12-02T09:00:00+00:00",
+            "```toml\nroom = \"cellar\"\n```",
+        ),
+        message("2", "2026-12-02T09:05:00+00:00", "good luck all"),
+    ];
+    let write = |messages: &Vec<serde_json::Value>| {
+        let json = serde_json::json!({ "guild": { "name": "ORG" }, "channel": { "name": "game" }, "messages": messages });
+        fs::write(&export, json.to_string()).unwrap();
+    };
+    let log_lines = || {
+        fs::read_to_string(dir.join("ingest.log"))
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    write(&messages);
+    ingest_at(dir, "--chat", &export, "2026-12-02T10:00:00Z");
+    assert_eq!(log_lines(), 2);
+    let nothing: Vec<_> = fs::read_dir(chat.join("bob"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains("-nothing-"))
+        .collect();
+    assert_eq!(
+        nothing.len(),
+        1,
+        "\"good luck all\" is answered, as a file to paste"
+    );
+    tick(dir, "2026-12-02T10:01:00Z", &["-q", "--no-send"]);
+    let ack = fs::read_to_string(chat.join("bob/r001-ack-bob-1.txt")).unwrap();
+    assert!(
+        ack.starts_with("**Attic Basement Cellar: round 1, submission received"),
+        "{ack}"
+    );
+    tick(dir, "2026-12-02T12:00:00Z", &["-q", "--no-send", "--force"]);
+    assert!(chat.join("bob/r001-private-bob-0.txt").is_file());
+    // The next export holds everything again, and one new message for round 2.
+    messages.push(message(
+        "3",
+        "2026-12-02T12:30:00+00:00",
+        "room = \"attic\"",
+    ));
+    write(&messages);
+    let second = ingest_at(dir, "--chat", &export, "2026-12-02T12:45:00Z");
+    assert!(
+        second.stderr.is_empty(),
+        "old messages are not re-reported: {}",
+        second.stderr
+    );
+    assert_eq!(log_lines(), 3, "one line for the one new message");
+    assert_eq!(
+        fs::read_to_string(dir.join("rounds/002/submissions/bob.toml")).unwrap(),
+        "room = \"attic\"\n"
+    );
+    let third = ingest_at(dir, "--chat", &export, "2026-12-02T13:00:00Z");
+    assert!(third.stderr.is_empty(), "{}", third.stderr);
+    assert_eq!(
+        log_lines(),
+        3,
+        "a third reading of the same export adds nothing"
+    );
+    let status = adjudicate([
+        "status",
+        &dir.display().to_string(),
+        "--now",
+        "2026-12-02T13:00:00Z",
+    ]);
+    assert!(
+        status
+            .stdout
+            .contains("message(s) to paste, in outbox/chat/"),
+        "{}",
+        status.stdout
+    );
+    // Nothing for Bob went out as mail.
+    assert!(
+        outgoing(dir)
+            .iter()
+            .all(|(name, _)| !name.contains("-bob-")),
+        "no mail for a chat-only player"
+    );
+}
+
+#[test]
+fn the_token_is_checked_after_the_text_is_read() {
+    let game = example_game();
+    let dir = game.path();
+    fs::write(
+        dir.join("secrets.toml"),
+        "[tokens]\nerin = \"opal-7-erin\"\nfrank = \"ruby-3-frank\"\n",
+    )
+    .unwrap();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q", "--no-send"]);
+    let spool = tempfile::tempdir().unwrap();
+    let at = "Wed, 2 Dec 2026 09:00:00 +0000";
+    // Curly quotes from a phone, with the right token: read, not "token does not match".
+    let curly = spool.path().join("curly.eml");
+    fs::write(
+        &curly,
+        mail_at(
+            "erin@example.org",
+            "c@x",
+            at,
+            "token = \u{201c}opal-7-erin\u{201d}\r\nroom = \u{201c}cellar\u{201d}\r\n",
+        ),
+    )
+    .unwrap();
+    // A file that does not parse, with the right token: a TOML problem, told at its line.
+    let broken = spool.path().join("broken.eml");
+    fs::write(
+        &broken,
+        mail_at(
+            "frank@example.org",
+            "b@x",
+            at,
+            "token = \"ruby-3-frank\"\r\nroom = [cellar\r\n",
+        ),
+    )
+    .unwrap();
+    for file in [&curly, &broken] {
+        let run = ingest_at(dir, "--eml", file, "2026-12-02T09:05:00Z");
+        assert!(!run.stdout.contains("token"), "{}", run.stdout);
+    }
+    tick(dir, "2026-12-02T09:06:00Z", &["-q", "--no-send"]);
+    let erin = body_of(&dir.join("outbox/r001-ack-erin-1.eml"));
+    assert!(erin.contains("It is valid"), "{erin}");
+    assert!(erin.contains("curly quotes"), "{erin}");
+    let frank = body_of(&dir.join("outbox/r001-ack-frank-1.eml"));
+    assert!(frank.contains("not valid TOML"), "{frank}");
+    assert!(!frank.contains("token does not match"), "{frank}");
+    for (name, text) in outgoing(dir) {
+        assert!(
+            !text.contains("opal-7") && !text.contains("ruby-3"),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_late_version_in_the_deadlines_minute_is_told_to_the_second() {
+    let game = example_game();
+    let dir = game.path();
+    let text = fs::read_to_string(dir.join("game.toml"))
+        .unwrap()
+        .replace("every = \"24h\"", "every = \"24h\"\ngrace = \"10m\"");
+    fs::write(dir.join("game.toml"), text).unwrap();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q", "--no-send"]);
+    let spool = tempfile::tempdir().unwrap();
+    let late = spool.path().join("late.eml");
+    fs::write(
+        &late,
+        mail_at(
+            "alice@example.org",
+            "l@x",
+            "Wed, 2 Dec 2026 15:00:21 +0000",
+            "room = \"attic\"\r\n",
+        ),
+    )
+    .unwrap();
+    ingest_at(dir, "--eml", &late, "2026-12-02T15:02:00Z");
+    tick(dir, "2026-12-02T15:03:00Z", &["-q", "--no-send"]);
+    let reply = body_of(&dir.join("outbox/r001-ack-alice-1.eml"));
+    assert!(
+        reply.contains("Your message reached us at Wed 2 Dec 15:00:21 UTC; the deadline of round 1 was Wed 2 Dec 15:00:00 UTC."),
+        "{reply}"
+    );
+}
+
+#[test]
+fn the_acknowledgement_written_by_the_tick_that_closes_the_round_says_it_is_closed() {
+    let game = example_game();
+    let dir = game.path();
+    let text = fs::read_to_string(dir.join("game.toml"))
+        .unwrap()
+        .replace("every = \"24h\"", "every = \"24h\"\nearly_close = true");
+    fs::write(dir.join("game.toml"), text).unwrap();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q", "--no-send"]);
+    let players = ["alice", "bob", "carol", "dave", "erin", "frank"];
+    for p in &players[..5] {
+        crate::support::submit(dir, 1, p, "room = \"attic\"\n");
+    }
+    tick(dir, "2026-12-02T09:00:00Z", &["-q", "--no-send"]);
+    let early = body_of(&dir.join("outbox/r001-ack-alice-1.eml"));
+    assert!(early.contains("You may send new versions until"), "{early}");
+    crate::support::submit(dir, 1, "frank", "room = \"cellar\"\n");
+    tick(dir, "2026-12-02T09:10:00Z", &["-q", "--no-send"]);
+    assert!(dir.join("rounds/001/result.toml").is_file(), "closed early");
+    let last = body_of(&dir.join("outbox/r001-ack-frank-1.eml"));
+    assert!(
+        last.contains("Round 1 is now closed: this version is the one used."),
+        "{last}"
+    );
+    assert!(!last.contains("You may send new versions"), "{last}");
 }
