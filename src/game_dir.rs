@@ -130,30 +130,16 @@ impl GameDir {
     /// how many were removed.
     pub fn sweep_temp(&self, rounds: &[u32]) -> Result<usize> {
         let mut folders = vec![self.root.clone(), self.outbox()];
+        // a chat player's files to paste (`mail::chat`)
+        if let Ok(chats) = fs::read_dir(self.outbox().join(crate::mail::chat::FOLDER)) {
+            folders.extend(chats.filter_map(|e| e.ok()).map(|e| e.path()));
+        }
         for round in rounds {
             let folder = self.round(*round);
             folders.extend(["received", "private", "submissions"].map(|f| folder.join(f)));
             folders.push(folder);
         }
-        let mut removed = 0;
-        for folder in folders {
-            let Ok(entries) = fs::read_dir(&folder) else {
-                continue; // not created yet
-            };
-            for entry in entries {
-                let entry = entry.map_err(|e| Error::io(&folder, e))?;
-                let ours = entry
-                    .file_name()
-                    .to_str()
-                    .is_some_and(|n| n.starts_with(TEMP_PREFIX));
-                if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
-                    let path = entry.path();
-                    fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
-                    removed += 1;
-                }
-            }
-        }
-        Ok(removed)
+        sweep_temp_in(&folders)
     }
 
     /// Takes the exclusive lock, or fails at once with `Error::Locked` if another run holds it.
@@ -229,6 +215,30 @@ pub fn read_optional(path: &Path) -> Result<Option<String>> {
         Err(Error::Io { source, .. }) if source.kind() == ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e),
     }
+}
+
+/// Removes the temp files a killed run left in `folders` (see `GameDir::sweep_temp`); call it
+/// only under the lock that guards them. Returns how many were removed.
+pub fn sweep_temp_in(folders: &[PathBuf]) -> Result<usize> {
+    let mut removed = 0;
+    for folder in folders {
+        let Ok(entries) = fs::read_dir(folder) else {
+            continue; // not created yet
+        };
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::io(folder, e))?;
+            let ours = entry
+                .file_name()
+                .to_str()
+                .is_some_and(|n| n.starts_with(TEMP_PREFIX));
+            if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
+                let path = entry.path();
+                fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+                removed += 1;
+            }
+        }
+    }
+    Ok(removed)
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same folder and a rename, creating the

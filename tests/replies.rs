@@ -848,3 +848,150 @@ fn the_acknowledgement_written_by_the_tick_that_closes_the_round_says_it_is_clos
     );
     assert!(!last.contains("You may send new versions"), "{last}");
 }
+
+#[test]
+fn an_ingest_killed_at_any_rename_is_finished_by_the_next_run_with_the_same_bytes() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("game");
+    fs::create_dir_all(&dir).unwrap();
+    fs::copy(
+        crate::support::example_dir().join("game.toml"),
+        dir.join("game.toml"),
+    )
+    .unwrap();
+    tick(&dir, "2026-12-02T08:00:00Z", &["-q", "--no-send"]);
+    let maildir = root.path().join("mail");
+    for sub in ["new", "cur", "tmp"] {
+        fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    let at = "Wed, 2 Dec 2026 09:00:00 +0000";
+    let later = "Wed, 2 Dec 2026 09:10:00 +0000";
+    for (name, text) in [
+        (
+            "1.alice",
+            mail_at("alice@example.org", "a@x", at, "room = \"cellar\"\r\n"),
+        ),
+        (
+            "2.bob",
+            mail_at("bob@example.org", "b@x", at, "I'll decide tonight\r\n"),
+        ),
+        (
+            "3.carol",
+            mail_at("carol@example.org", "c1@x", at, "room = \"attic\"\r\n"),
+        ),
+        (
+            "4.carol",
+            mail_at(
+                "carol@example.org",
+                "c2@x",
+                later,
+                "room = \"basement\"\r\n",
+            ),
+        ),
+        (
+            "5.zed",
+            mail_at("zed@example.net", "z@x", at, "buy now\r\n"),
+        ),
+    ] {
+        fs::write(maildir.join("new").join(name), text).unwrap();
+    }
+    const NOW: &str = "2026-12-02T10:00:00Z";
+    let run_ingest = |root: &Path| {
+        adjudicate([
+            "ingest",
+            &root.join("game").display().to_string(),
+            "--maildir",
+            &root.join("mail").display().to_string(),
+            "--now",
+            NOW,
+        ])
+    };
+    let copy_of = |from: &Path| {
+        let copy = tempfile::tempdir().unwrap();
+        crate::support::copy_dir(from, copy.path());
+        copy
+    };
+    // The files of a copy, with the copy's own path (which the log names) taken out.
+    let snap = |root: &Path| {
+        let mut files = crate::support::snapshot(root);
+        let at = root.display().to_string();
+        for bytes in files.values_mut() {
+            *bytes = String::from_utf8_lossy(bytes)
+                .replace(&at, "ROOT")
+                .into_bytes();
+        }
+        files
+    };
+    let whole = copy_of(root.path());
+    assert_eq!(run_ingest(whole.path()).code, 0);
+    tick(&whole.path().join("game"), NOW, &["-q", "--no-send"]);
+    let expected = snap(whole.path());
+    let probe = copy_of(root.path());
+    let counted = std::process::Command::new("strace")
+        .args(["-f", "-c", "-U", "name,calls", "-e", "trace=rename"])
+        .arg(env!("CARGO_BIN_EXE_adjudicate"))
+        .args(["ingest", &probe.path().join("game").display().to_string()])
+        .args([
+            "--maildir",
+            &probe.path().join("mail").display().to_string(),
+        ])
+        .args(["--now", NOW])
+        .output()
+        .expect("strace runs (.ci/run installs it)");
+    let calls: usize = String::from_utf8_lossy(&counted.stderr)
+        .lines()
+        .find_map(|l| {
+            let mut w = l.split_whitespace();
+            (w.next() == Some("rename")).then(|| w.next()?.parse().ok())?
+        })
+        .unwrap_or(0);
+    assert!(calls >= 8, "only {calls} renames: the count is wrong");
+    for n in 1..=calls {
+        let copy = copy_of(root.path());
+        let killed = std::process::Command::new("strace")
+            .args(["-f", "-o", "/dev/null", "-e"])
+            .arg(format!("inject=rename:signal=SIGKILL:when={n}"))
+            .arg(env!("CARGO_BIN_EXE_adjudicate"))
+            .args(["ingest", &copy.path().join("game").display().to_string()])
+            .args(["--maildir", &copy.path().join("mail").display().to_string()])
+            .args(["--now", NOW])
+            .status()
+            .unwrap();
+        assert!(!killed.success(), "rename #{n}: ingest was not killed");
+        assert_eq!(
+            run_ingest(copy.path()).code,
+            0,
+            "rename #{n}: the re-run fails"
+        );
+        tick(&copy.path().join("game"), NOW, &["-q", "--no-send"]);
+        let after = snap(copy.path());
+        let litter: Vec<_> = after
+            .keys()
+            .filter(|p| p.to_string_lossy().contains(".adjudicate-"))
+            .collect();
+        assert!(
+            litter.is_empty(),
+            "rename #{n}: temp files left: {litter:?}"
+        );
+        let differ: Vec<_> = expected
+            .iter()
+            .filter(|(p, b)| after.get(*p) != Some(*b))
+            .map(|(p, _)| p)
+            .chain(after.keys().filter(|p| !expected.contains_key(*p)))
+            .collect();
+        assert!(
+            differ.is_empty(),
+            "rename #{n}: differs from an uninterrupted run: {differ:?}\n{}",
+            differ
+                .iter()
+                .map(|p| format!(
+                    "{}:\n{}\n---\n{}",
+                    p.display(),
+                    String::from_utf8_lossy(expected.get(*p).map_or(&[][..], |b| b)),
+                    String::from_utf8_lossy(after.get(*p).map_or(&[][..], |b| b))
+                ))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+}

@@ -99,15 +99,70 @@ enum Fate {
 /// files for them.
 const NOT_TOLD: &str = "the player is not told (no mail or chat for them)";
 
-fn unused_of(player: &PlayerId, incoming: &Incoming, why: String, replied: bool) -> Unused {
+/// Where a version came from, for the tick: its message, how it was read, what was not read.
+fn origin_of(
+    kind: &str,
+    incoming: &Incoming,
+    message_id: Option<String>,
+    sha256: String,
+    found: &extract::Extracted,
+    replaced: Option<&u32>,
+    ctx: &GameContext,
+) -> Origin {
+    let redactor = &ctx.secrets.redactor;
+    let mut notes: Vec<String> = found.notes.iter().map(extract::Note::text).collect();
+    if let Some(n) = replaced {
+        notes.push(format!(
+            "This message replaces {n} earlier message{} of yours that reached us before it; only this one counts.",
+            if *n == 1 { "" } else { "s" }
+        ));
+    }
+    let identity = found
+        .lines
+        .iter()
+        .enumerate()
+        .all(|(k, l)| *l as usize == k + 1);
+    Origin {
+        source: kind.into(),
+        reached: incoming.reached,
+        sent: incoming.sent,
+        message_id,
+        sha256,
+        ignored: found
+            .ignored
+            .iter()
+            .map(|l| cut(&redactor.redact(l)))
+            .collect(),
+        notes,
+        lines: if identity {
+            Vec::new()
+        } else {
+            found.lines.clone()
+        },
+    }
+}
+
+/// The record of a message that gave no version.
+fn unused_entry(
+    incoming: &Incoming,
+    redactor: &crate::redact::Redactor,
+    player: Option<&PlayerId>,
+    why: String,
+    replied: bool,
+) -> Unused {
     Unused {
-        player: Some(player.clone()),
+        player: player.cloned(),
         sender: incoming.sender.clone(),
         reached: incoming.reached,
-        message_id: incoming.message_id.clone(),
+        message_id: safe_id(incoming, redactor),
         why,
         replied,
     }
+}
+
+/// A message's id as we may store and quote it: none when it holds a token.
+fn safe_id(incoming: &Incoming, redactor: &crate::redact::Redactor) -> Option<String> {
+    incoming.message_id.clone().filter(|id| !redactor.finds(id))
 }
 
 /// The sender's ignored text, quoted for the host's log (a question must reach the host).
@@ -166,6 +221,8 @@ pub fn ingest<G: Game>(
     };
     let round = G::round(&file.game);
     let index = G::rounds_played(&file.game);
+    // What a killed run (of ingest or a tick) left half-written: under the lock, nobody else's.
+    ctx.dir.sweep_temp(&[round])?;
     // A message that reached the host before the previous round was resolved was meant for
     // that round: it counts for neither (spec README, "When a version counts").
     let closed = opened::<G>(ctx, &file);
@@ -215,13 +272,9 @@ pub fn ingest<G: Game>(
             fates[i] = Fate::Skipped;
             continue;
         }
-        let unused = |player: Option<&PlayerId>, why: String, replied: bool| Unused {
-            player: player.cloned(),
-            sender: incoming.sender.clone(),
-            reached: incoming.reached,
-            message_id: incoming.message_id.clone(),
-            why,
-            replied,
+        let redactor = &ctx.secrets.redactor;
+        let unused = |player: Option<&PlayerId>, why: String, replied: bool| {
+            unused_entry(incoming, redactor, player, why, replied)
         };
         let Some(player) = player_of(ctx, incoming, kind) else {
             let line = format!(
@@ -231,9 +284,7 @@ pub fn ingest<G: Game>(
             );
             report.warnings.push(line.clone());
             lines[i] = Some(line);
-            origins
-                .unused
-                .push(unused(None, "not a player".into(), false));
+            origins.record(unused(None, "not a player".into(), false));
             fates[i] = Fate::Flagged;
             continue;
         };
@@ -241,7 +292,7 @@ pub fn ingest<G: Game>(
             lines[i] = Some(format!(
                 "{label}: from {player}: automatic mail ({why}); not used, not answered"
             ));
-            origins.unused.push(unused(
+            origins.record(unused(
                 Some(&player),
                 format!("automatic mail ({why})"),
                 false,
@@ -254,10 +305,11 @@ pub fn ingest<G: Game>(
         let text = match &found.toml {
             Ok(t) => t.clone(),
             Err(nothing) => {
-                let limited = origins.replied_within_hour(&incoming.sender, incoming.reached)
-                    || before
-                        .as_ref()
-                        .is_some_and(|b| b.replied_within_hour(&incoming.sender, incoming.reached));
+                let id = safe_id(incoming, &ctx.secrets.redactor);
+                let limited = origins.replied_within_hour(&incoming.sender, incoming.reached, &id)
+                    || before.as_ref().is_some_and(|b| {
+                        b.replied_within_hour(&incoming.sender, incoming.reached, &id)
+                    });
                 let told = !limited && replies.nothing(&player, incoming, nothing, G::KEYS)?;
                 let answer = match (limited, told) {
                     (true, _) => "not answered (one such reply an hour)",
@@ -271,9 +323,7 @@ pub fn ingest<G: Game>(
                 );
                 report.warnings.push(line.clone());
                 lines[i] = Some(line);
-                origins
-                    .unused
-                    .push(unused(Some(&player), nothing.short(), told));
+                origins.record(unused(Some(&player), nothing.short(), told));
                 fates[i] = Fate::Done;
                 continue;
             }
@@ -295,9 +345,7 @@ pub fn ingest<G: Game>(
                     incoming.sender,
                     if told { "the sender is told" } else { NOT_TOLD }
                 ));
-                origins
-                    .unused
-                    .push(unused(Some(&player), format!("token {verdict}"), told));
+                origins.record(unused(Some(&player), format!("token {verdict}"), told));
                 fates[i] = Fate::Done;
                 continue;
             }
@@ -315,7 +363,7 @@ pub fn ingest<G: Game>(
             );
             report.warnings.push(warning.clone());
             lines[i] = Some(warning);
-            origins.unused.push(unused(
+            origins.record(unused(
                 Some(&player),
                 format!("reached the host before round {missed} closed"),
                 told,
@@ -341,6 +389,8 @@ pub fn ingest<G: Game>(
         }
     }
     let mut written_origin = origins.unused.len() != unused_before;
+    // The submissions to write, once their origins are on disk.
+    let mut files: Vec<(PathBuf, String)> = Vec::new();
     for (player, candidate) in best {
         let i = candidate.item;
         let item = &items[i];
@@ -365,14 +415,23 @@ pub fn ingest<G: Game>(
                 "{label}: from {player}: older than the version on file; not applied, {}",
                 if told { "the player is told" } else { NOT_TOLD }
             ));
-            origins
-                .unused
-                .push(unused_of(&player, incoming, why.short(), told));
+            let entry = unused_entry(
+                incoming,
+                &ctx.secrets.redactor,
+                Some(&player),
+                why.short(),
+                told,
+            );
+            origins.record(entry);
             written_origin = true;
             continue;
         }
         let current = std::fs::read(&path).ok().map(|b| sha256_hex(&b));
-        if current.as_deref() == Some(sha256.as_str()) {
+        // This very message, recorded by a run that was killed before it finished: finish it.
+        let id = safe_id(incoming, &ctx.secrets.redactor);
+        let interrupted =
+            on_file.is_some_and(|o| o.sha256 == sha256 && id.is_some() && o.message_id == id);
+        if current.as_deref() == Some(sha256.as_str()) && !interrupted {
             let on_file_reached = on_file.map(|o| o.reached);
             let told = replies.same(&player, incoming, &sha256, on_file_reached)?;
             lines[i] = Some(format!(
@@ -382,38 +441,14 @@ pub fn ingest<G: Game>(
             ));
             continue;
         }
-        write_atomic(&path, text.as_bytes())?;
-        let redactor = &ctx.secrets.redactor;
-        let mut notes: Vec<String> = found.notes.iter().map(extract::Note::text).collect();
-        if let Some(n) = replaced.get(&player) {
-            notes.push(format!(
-                "This message replaces {n} earlier message{} of yours that reached us before it; only this one counts.",
-                if *n == 1 { "" } else { "s" }
-            ));
+        files.push((path, text));
+        // An interrupted run's origin stands as it wrote it (the messages it superseded may
+        // have left new/ since).
+        if !interrupted {
+            let origin = origin_of(kind, incoming, id, sha256, &found, replaced.get(&player), ctx);
+            origins.origin.insert(player.clone(), origin);
+            written_origin = true;
         }
-        let identity = found
-            .lines
-            .iter()
-            .enumerate()
-            .all(|(k, l)| *l as usize == k + 1);
-        origins.origin.insert(
-            player.clone(),
-            Origin {
-                source: kind.into(),
-                reached: incoming.reached,
-                sent: incoming.sent,
-                message_id: incoming.message_id.clone().filter(|id| !redactor.finds(id)),
-                sha256,
-                ignored: found
-                    .ignored
-                    .iter()
-                    .map(|l| cut(&redactor.redact(l)))
-                    .collect(),
-                notes,
-                lines: if identity { Vec::new() } else { found.lines },
-            },
-        );
-        written_origin = true;
         let reached = jiff::Timestamp::from_second(incoming.reached).unwrap_or(now);
         lines[i] = Some(format!(
             "{label}: from {player}: written as the round {round} submission (reached the host {}){}{}",
@@ -423,9 +458,15 @@ pub fn ingest<G: Game>(
         ));
         report.written.push((player, label.clone()));
     }
+    // Crash safety: the origins first, then the files they describe. Killed in between, a file
+    // and its origin disagree (the tick then ignores the origin and sees the old file), and the
+    // re-run, which finds every message still in new/, finishes the job with the same bytes.
     if written_origin {
         crate::game_dir::create_dir(&ctx.dir.submissions(round))?;
         write_atomic(&origins_path(ctx, round), origins.to_toml().as_bytes())?;
+    }
+    for (path, text) in &files {
+        write_atomic(path, text.as_bytes())?;
     }
     if let Some(seen) = &mut seen {
         for (item, fate) in items.iter().zip(&fates) {
@@ -448,8 +489,14 @@ pub fn ingest<G: Game>(
     if !report.log.is_empty() {
         let log = ctx.dir.root().join("ingest.log");
         let mut text = read_optional(&log)?.unwrap_or_default();
+        // a line already there was written by a run killed before it moved its messages
+        let known: std::collections::HashSet<String> = text.lines().map(str::to_owned).collect();
         for line in &report.log {
-            text.push_str(&format!("{} {line}\n", crate::clock::rfc3339(now)));
+            let line = format!("{} {line}", crate::clock::rfc3339(now));
+            if !known.contains(&line) {
+                text.push_str(&line);
+                text.push('\n');
+            }
         }
         write_atomic(&log, text.as_bytes())?;
     }

@@ -79,11 +79,34 @@ pub fn read_origins(ctx: &GameContext, round: u32) -> Result<Origins> {
 }
 
 impl Origins {
-    /// Whether a "no submission found" reply went to `sender` in the hour before `reached`.
-    pub fn replied_within_hour(&self, sender: &str, reached: i64) -> bool {
+    /// Whether a "no submission found" reply went to `sender` in the hour before `reached`,
+    /// for another message than `message_id` (a run killed before it finished reads its own
+    /// messages again).
+    pub fn replied_within_hour(
+        &self,
+        sender: &str,
+        reached: i64,
+        message_id: &Option<String>,
+    ) -> bool {
         self.unused.iter().any(|u| {
-            u.replied && u.sender == sender && u.reached <= reached && reached - u.reached < HOUR
+            u.replied
+                && u.sender == sender
+                && u.reached <= reached
+                && reached - u.reached < HOUR
+                && (message_id.is_none() || &u.message_id != message_id)
         })
+    }
+
+    /// Records a message that gave no version, once (a re-run after a kill reads it again).
+    pub fn record(&mut self, unused: Unused) {
+        let again = unused.message_id.is_some()
+            && self
+                .unused
+                .iter()
+                .any(|u| u.message_id == unused.message_id && u.sender == unused.sender);
+        if !again {
+            self.unused.push(unused);
+        }
     }
 
     pub fn to_toml(&self) -> String {

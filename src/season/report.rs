@@ -192,12 +192,29 @@ fn game_name(game: crate::games::GameId) -> String {
         .join(" ")
 }
 
+/// Removes temp files of a killed run from the folders `publish` writes into.
+fn sweep(season: &SeasonDir) -> Result<usize> {
+    let root = season.root();
+    let mut folders = vec![root.to_path_buf(), root.join("outbox")];
+    if let Ok(entries) = std::fs::read_dir(root.join("reports")) {
+        for e in entries.filter_map(|e| e.ok()) {
+            folders.push(e.path().join("private"));
+            folders.push(e.path());
+        }
+    }
+    crate::game_dir::sweep_temp_in(&folders)
+}
+
 fn reports_dir(season: &SeasonDir, m: &Match) -> PathBuf {
     season.root().join("reports").join(&m.folder)
 }
 
 /// Writes and queues the reports of every finished match that has none yet, then sends.
 pub fn publish(season: &SeasonDir, now: jiff::Timestamp, send: bool) -> Result<Published> {
+    // One run at a time writes the season's reports and outbox; what a killed one left
+    // half-written goes first.
+    let _lock = GameDir::new(season.root()).lock()?;
+    sweep(season)?;
     let ledger = super::ledger::compute(season)?;
     let tera = templates(&season.root().join("templates").join("season"))?;
     let config = &ledger.config;
