@@ -36,9 +36,9 @@ impl Redactor {
         Redactor { tokens }
     }
 
-    /// Whether `text` holds any token.
+    /// Whether `text` holds any token (or a near miss of one).
     pub fn finds(&self, text: &str) -> bool {
-        self.tokens.iter().any(|t| text.contains(t.as_str()))
+        !self.occurrences(text.as_bytes()).is_empty()
     }
 
     /// `text` with every token replaced by `<redacted>`, for messages and logs.
@@ -50,16 +50,32 @@ impl Redactor {
         Cow::Owned(splice(text, &found, |_| MARK.to_owned()))
     }
 
-    /// A submission's text with every token replaced, parsing exactly as the original did.
+    /// A submission's text with every token replaced, parsing exactly as the original did. A
+    /// key or string that holds a token only once decoded (an escape such as `\u0054`, a line
+    /// continuation) is replaced whole: any TOML reader would decode it to the token.
     pub fn redact_toml<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let found = self.occurrences(text.as_bytes());
-        if found.is_empty() {
+        if self.tokens.is_empty() {
             return Cow::Borrowed(text);
         }
+        let found = self.occurrences(text.as_bytes());
         let Ok(table) = DeTable::parse(text) else {
+            if found.is_empty() {
+                return Cow::Borrowed(text);
+            }
             // It does not parse now; replacing a token inside it cannot make it parse.
             return Cow::Owned(splice(text, &found, |_| MARK.to_owned()));
         };
+        // Keys and strings written with escapes whose decoded text holds a token: replaced whole,
+        // so no escape is cut in half.
+        let mut hidden = Vec::new();
+        decoded(table.get_ref(), text, self, &mut hidden);
+        let found: Vec<Range<usize>> = found
+            .into_iter()
+            .filter(|f| !hidden.iter().any(|h| overlaps(f, h)))
+            .collect();
+        if found.is_empty() && hidden.is_empty() {
+            return Cow::Borrowed(text);
+        }
         let mut keys = Vec::new();
         bare_keys(table.get_ref(), text, &mut keys);
         // A bare key holding a token is rewritten whole, as a quoted key.
@@ -68,6 +84,7 @@ impl Redactor {
             .filter(|k| found.iter().any(|f| overlaps(f, k)))
             .map(|k| (k.clone(), format!("\"{}\"", self.redact(&text[k]))))
             .collect();
+        edits.extend(hidden.into_iter().map(|h| (h, format!("\"{MARK}\""))));
         let elsewhere: Vec<(Range<usize>, String)> = found
             .iter()
             .filter(|f| !edits.iter().any(|(k, _)| overlaps(f, k)))
@@ -80,7 +97,11 @@ impl Redactor {
         if DeTable::parse(&out).is_ok() {
             return Cow::Owned(out);
         }
-        Cow::Owned(splice(text, &found, |_| BARE_MARK.to_owned()))
+        let mut all: Vec<Range<usize>> = found;
+        all.extend(ranges);
+        all.sort_by_key(|r| r.start);
+        all.dedup_by(|b, a| overlaps(a, b));
+        Cow::Owned(splice(text, &all, |_| BARE_MARK.to_owned()))
     }
 
     /// Bytes that may not be UTF-8 (a refused file): every token's bytes replaced.
@@ -97,8 +118,9 @@ impl Redactor {
         out
     }
 
-    /// Non-overlapping byte ranges of tokens in `hay`, left to right (longest token first at a
-    /// position).
+    /// Non-overlapping byte ranges of tokens in `hay`, left to right: each token as written, or
+    /// one character off (a typo: one changed, missing or extra byte) for tokens of
+    /// `NEAR_MISS_CHARS` or more. At a position, an exact token wins, then the longest near miss.
     fn occurrences(&self, hay: &[u8]) -> Vec<Range<usize>> {
         let mut found = Vec::new();
         if self.tokens.is_empty() {
@@ -106,20 +128,60 @@ impl Redactor {
         }
         let mut i = 0;
         while i < hay.len() {
-            let hit = self
+            let exact = self
                 .tokens
                 .iter()
-                .find(|t| hay[i..].starts_with(t.as_bytes()));
+                .find(|t| hay[i..].starts_with(t.as_bytes()))
+                .map(|t| t.len());
+            let hit = exact.or_else(|| {
+                self.tokens
+                    .iter()
+                    .filter(|t| t.len() >= NEAR_MISS_CHARS)
+                    .find_map(|t| near_miss_at(hay, i, t.as_bytes()))
+            });
             match hit {
-                Some(t) => {
-                    found.push(i..i + t.len());
-                    i += t.len();
+                Some(len) => {
+                    found.push(i..i + len);
+                    i += len;
                 }
                 None => i += 1,
             }
         }
         found
     }
+}
+
+/// Tokens this long are also found one character off: shorter ones could meet ordinary words.
+const NEAR_MISS_CHARS: usize = 8;
+
+/// The length of a window of `hay` at `i` that is `token` with one byte changed, missing or
+/// added, if there is one (the longest first), on character boundaries.
+fn near_miss_at(hay: &[u8], i: usize, token: &[u8]) -> Option<usize> {
+    let rest = &hay[i..];
+    // cheap filter: a near miss starts with the token's first or second byte
+    let starts = |b: Option<&u8>| b.is_some_and(|b| *b == token[0] || *b == token[1]);
+    if !(starts(rest.first()) || starts(rest.get(1))) {
+        return None;
+    }
+    let boundary = |at: usize| hay.get(at).is_none_or(|b| (*b as i8) >= -0x40);
+    let len = token.len();
+    [len + 1, len, len - 1].into_iter().find(|&w| {
+        if w > rest.len() || !boundary(i) || !boundary(i + w) {
+            return false;
+        }
+        let window = &rest[..w];
+        let prefix = window.iter().zip(token).take_while(|(a, b)| a == b).count();
+        let suffix = window
+            .iter()
+            .rev()
+            .zip(token.iter().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let needed = if w > len { len } else { len - 1 };
+        // an extra byte only inside the token: at an edge it is the text around it (a quote)
+        let inside = w <= len || (window[0] == token[0] && window[w - 1] == token[len - 1]);
+        window != token && inside && prefix + suffix >= needed
+    })
 }
 
 fn overlaps(a: &Range<usize>, b: &Range<usize>) -> bool {
@@ -137,6 +199,39 @@ fn splice(text: &str, ranges: &[Range<usize>], with: impl Fn(usize) -> String) -
     }
     out.push_str(&text[at..]);
     out
+}
+
+/// The spans of quoted keys and strings, at any depth, whose decoded text holds a token.
+fn decoded(table: &DeTable<'_>, text: &str, r: &Redactor, out: &mut Vec<Range<usize>>) {
+    for (key, value) in table.iter() {
+        let raw = text.get(key.span()).unwrap_or_default();
+        if raw.starts_with('"') && raw.contains('\\') && r.finds(key.get_ref()) {
+            out.push(key.span());
+        }
+        decoded_in(value, text, r, out);
+    }
+}
+
+fn decoded_in(
+    value: &toml::Spanned<DeValue<'_>>,
+    text: &str,
+    r: &Redactor,
+    out: &mut Vec<Range<usize>>,
+) {
+    match value.get_ref() {
+        DeValue::String(s)
+            if text.get(value.span()).is_some_and(|raw| raw.contains('\\')) && r.finds(s) =>
+        {
+            out.push(value.span())
+        }
+        DeValue::Table(t) => decoded(t, text, r, out),
+        DeValue::Array(items) => {
+            for item in items.iter() {
+                decoded_in(item, text, r, out);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The spans of every unquoted key, at any depth (tables, inline tables, arrays of tables).
@@ -205,6 +300,43 @@ mod tests {
             assert!(!out.contains("ruby-3abc"), "{case:?} -> {out:?}");
             assert_eq!(parses(case), parses(&out), "{case:?} -> {out:?}");
         }
+    }
+
+    /// A token spelled so that only a TOML reader sees it, or one character off: still found.
+    #[test]
+    fn escaped_continued_and_near_miss_spellings_are_redacted() {
+        let r = Redactor::new([TOKEN]);
+        let cases = [
+            ("escape", "token = \"\\u006fpal-7f3k\"\n"),
+            ("escape in a key", "\"\\u006fpal-7f3k\" = 1\n"),
+            ("line continuation", "note = \"\"\"opal-\\\n   7f3k\"\"\"\n"),
+            ("in an array", "peek = [\"bob\", \"op\\u0061l-7f3k\"]\n"),
+            ("one changed", "token = \"opal-7f3x\"\n"),
+            ("one missing", "token = \"opal7f3k\"\n"),
+            ("one extra", "token = \"opal-7ff3k\"\n"),
+            (
+                "a near miss in prose",
+                "# it was opal-7f4k I think\nroom = \"attic\"\n",
+            ),
+        ];
+        for (name, case) in cases {
+            let out = r.redact_toml(case);
+            assert!(out.contains(MARK), "{name}: {case:?} -> {out:?}");
+            let decoded: toml::Table = toml::from_str(&out).unwrap();
+            let all = format!("{decoded:?}{out}");
+            assert!(!all.contains(TOKEN), "{name}: {out:?}");
+            assert_eq!(parses(case), parses(&out), "{name}");
+        }
+        // ordinary words are left alone, even one character from a short token
+        let short = Redactor::new(["attic1"]);
+        assert_eq!(
+            short.redact_toml("room = \"attic\"\n"),
+            "room = \"attic\"\n"
+        );
+        assert!(matches!(
+            r.redact_toml("room = \"attic\"\n"),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]

@@ -1341,14 +1341,24 @@ fn season_reports_killed_at_any_write_leave_no_temp_file_after_the_next_run() {
         if killed.success() {
             break; // fewer than n renames: every kill point is done
         }
-        assert_eq!(report(&copy_season).code, 0, "rename #{n}: the re-run fails");
+        assert_eq!(
+            report(&copy_season).code,
+            0,
+            "rename #{n}: the re-run fails"
+        );
         let after = snapshot(&copy_season);
         let litter: Vec<_> = after
             .keys()
             .filter(|p| p.to_string_lossy().contains(".adjudicate-"))
             .collect();
-        assert!(litter.is_empty(), "rename #{n}: temp files left: {litter:?}");
-        assert!(after == expected, "rename #{n}: differs from an uninterrupted run");
+        assert!(
+            litter.is_empty(),
+            "rename #{n}: temp files left: {litter:?}"
+        );
+        assert!(
+            after == expected,
+            "rename #{n}: differs from an uninterrupted run"
+        );
         kill_points += 1;
     }
     assert!(kill_points >= 8, "only {kill_points} kill points");

@@ -208,3 +208,173 @@ fn a_token_in_the_prose_of_a_mail_reaches_neither_the_log_nor_the_acknowledgemen
     let log = fs::read_to_string(dir.join("ingest.log")).unwrap();
     assert!(log.contains("is <redacted> the right token?"), "{log}");
 }
+
+/// A token in every place of a mail a player (or a stranger) may put it: headers, escapes, a
+/// line continuation, one character off, quoted history, an attachment's name. None of it
+/// reaches a file, a mail or the output, and each mail still gets its answer.
+#[test]
+fn a_token_in_any_spelling_and_any_part_of_a_mail_is_found_nowhere() {
+    let game = example_game();
+    let dir = game.path();
+    let token = token_of("alice"); // "alice-t0k3n-9x"
+    fs::write(
+        dir.join("secrets.toml"),
+        format!("[tokens]\nalice = \"{token}\"\n"),
+    )
+    .unwrap();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q", "--no-send"]);
+    let escaped = token.replacen('a', "\\u0061", 1);
+    let continued = format!("{}\\\n    {}", &token[..5], &token[5..]);
+    let near = token.replace("9x", "9y");
+    let mail = |n: usize, id: &str, subject: &str, extra: &str, body: &str| {
+        format!(
+            "Received: from mx by host; Wed, 2 Dec 2026 09:{n:02}:00 +0000\r\nFrom: alice@example.org\r\nTo: host@example.org\r\nSubject: {subject}\r\nMessage-ID: <{id}>\r\nDate: Wed, 2 Dec 2026 09:00:00 +0000\r\n{extra}Content-Type: text/plain; charset=utf-8\r\n\r\n{body}"
+        )
+    };
+    let cases = [
+        mail(
+            1,
+            &format!("{token}@phone"),
+            "r1",
+            "",
+            &format!("token = \"{token}\"\r\nroom = \"attic\"\r\n"),
+        ),
+        mail(
+            2,
+            "m2@x",
+            &format!("my token {token}"),
+            "",
+            &format!("token = \"{token}\"\r\nroom = \"cellar\"\r\n"),
+        ),
+        mail(
+            3,
+            "m3@x",
+            "r1",
+            &format!("References: <{token}@x>\r\nIn-Reply-To: <{token}@x>\r\n"),
+            &format!("token = \"{token}\"\r\nroom = \"basement\"\r\n"),
+        ),
+        mail(
+            4,
+            "m4@x",
+            "r1",
+            "",
+            &format!("token = \"{escaped}\"\r\nroom = \"attic\"\r\n"),
+        ),
+        mail(
+            5,
+            "m5@x",
+            "r1",
+            "",
+            &format!(
+                "token = \"{token}\"\r\nnote = \"\"\"{continued}\"\"\"\r\nroom = \"cellar\"\r\n"
+            ),
+        ),
+        mail(
+            6,
+            "m6@x",
+            "r1",
+            "",
+            &format!("token = \"{near}\"\r\nroom = \"attic\"\r\n"),
+        ),
+        mail(
+            7,
+            "m7@x",
+            "r1",
+            "",
+            &format!("token = \"{token}\"\r\nroom = \"basement\"\r\n# oops, {near}\r\n"),
+        ),
+        mail(
+            8,
+            "m8@x",
+            "r1",
+            "",
+            &format!(
+                "Cellar please, my token is {token}\r\n\r\nOn Tue, Host wrote:\r\n> token = \"{token}\"\r\n"
+            ),
+        ),
+        mail(
+            9,
+            "m9@x",
+            "r1",
+            "",
+            &format!("I forgot, it is {near} I think\r\n"),
+        ),
+        mail(
+            10,
+            "m10@x",
+            "r1",
+            "",
+            &format!("token = \"{token}\"\r\n{token} = 1\r\nroom = \"cellar\"\r\n"),
+        ),
+    ];
+    let spool = tempfile::tempdir().unwrap();
+    let mut output = String::new();
+    for (k, case) in cases.iter().enumerate() {
+        let path = spool.path().join(format!("{k}.eml"));
+        fs::write(&path, case).unwrap();
+        let run = adjudicate([
+            "ingest".as_ref(),
+            dir.as_os_str(),
+            "--eml".as_ref(),
+            path.as_os_str(),
+            "--now".as_ref(),
+            format!("2026-12-02T09:{:02}:30Z", k + 1).as_ref(),
+        ]);
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        output.push_str(&run.stdout);
+        output.push_str(&run.stderr);
+        let t = tick(
+            dir,
+            &format!("2026-12-02T09:{:02}:40Z", k + 1),
+            &["--no-send"],
+        );
+        output.push_str(&t.stdout);
+        output.push_str(&t.stderr);
+    }
+    // an attachment whose name holds the token
+    let attached = spool.path().join("attached.eml");
+    fs::write(
+        &attached,
+        format!(
+            "Received: from mx by host; Wed, 2 Dec 2026 10:00:00 +0000\r\nFrom: alice@example.org\r\nSubject: file\r\nMessage-ID: <att@x>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nattached\r\n--b\r\nContent-Type: text/plain\r\nContent-Disposition: attachment; filename=\"{token}.toml\"\r\n\r\ntoken = \"{token}\"\r\nroom = \"attic\"\r\n--b--\r\n"
+        ),
+    )
+    .unwrap();
+    let run = adjudicate([
+        "ingest".as_ref(),
+        dir.as_os_str(),
+        "--eml".as_ref(),
+        attached.as_os_str(),
+        "--now".as_ref(),
+        "2026-12-02T10:01:00Z".as_ref(),
+    ]);
+    output.push_str(&run.stdout);
+    output.push_str(&run.stderr);
+    output.push_str(&tick(dir, "2026-12-02T10:02:00Z", &["--no-send"]).stdout);
+    let receipts = fs::read_to_string(dir.join("rounds/001/receipts.toml")).unwrap();
+    assert!(receipts.matches("[[receipt]]").count() >= 8, "{receipts}");
+    let secrets_leak = |text: &str| {
+        text.contains(&token)
+            || text.contains(&near)
+            || text.contains(&escaped)
+            || text.contains(&continued)
+    };
+    assert!(!secrets_leak(&output), "{output}");
+    for (path, bytes) in snapshot(dir) {
+        let shown = path.display().to_string();
+        if shown == "secrets.toml" || shown.contains("/submissions/") {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!secrets_leak(&text), "{shown} holds the token:\n{text}");
+        // what a TOML reader decodes from an archived copy holds no token either
+        if shown.contains("/received/")
+            && let Ok(table) = toml::from_str::<toml::Table>(&text)
+        {
+            assert!(
+                !secrets_leak(&format!("{table:?}")),
+                "{shown} decodes to the token"
+            );
+        }
+    }
+}

@@ -152,7 +152,7 @@ fn unused_entry(
 ) -> Unused {
     Unused {
         player: player.cloned(),
-        sender: incoming.sender.clone(),
+        sender: redactor.redact(&incoming.sender).into_owned(),
         reached: incoming.reached,
         message_id: safe_id(incoming, redactor),
         why,
@@ -445,7 +445,15 @@ pub fn ingest<G: Game>(
         // An interrupted run's origin stands as it wrote it (the messages it superseded may
         // have left new/ since).
         if !interrupted {
-            let origin = origin_of(kind, incoming, id, sha256, &found, replaced.get(&player), ctx);
+            let origin = origin_of(
+                kind,
+                incoming,
+                id,
+                sha256,
+                &found,
+                replaced.get(&player),
+                ctx,
+            );
             origins.origin.insert(player.clone(), origin);
             written_origin = true;
         }
