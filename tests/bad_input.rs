@@ -202,3 +202,39 @@ fn a_file_of_thousands_of_bad_names_gets_an_acknowledgement_of_a_few_kilobytes()
     );
     assert!(ack(dir, "alice", 1).contains("more problem(s) like these"));
 }
+
+/// `check` prints one problem per line, `file:line:col: message`, even when a problem quotes a
+/// value that spans lines.
+#[test]
+fn a_problem_quoting_a_multi_line_value_stays_on_one_line() {
+    let game = crate::support::example_game();
+    let dir = game.path();
+    crate::support::tick(dir, "2026-12-02T08:00:00Z", &["-q", "--no-send"]);
+    let file = dir.join("mine.toml");
+    std::fs::write(
+        &file,
+        "room = \"\"\"attic\nor maybe\ncellar\"\"\"\nfallback = \"\"\"x\r\ny\"\"\"\n",
+    )
+    .unwrap();
+    let run = crate::support::adjudicate([
+        "check".as_ref(),
+        dir.as_os_str(),
+        file.as_os_str(),
+        "--player".as_ref(),
+        "alice".as_ref(),
+    ]);
+    assert_eq!(run.code, 65, "{}{}", run.stdout, run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(lines.len() >= 2, "{}", run.stdout);
+    for line in &lines {
+        assert!(
+            line.contains("mine.toml:"),
+            "a line that is not a problem: {line:?}"
+        );
+    }
+    assert!(
+        run.stdout.contains("attic\\nor maybe\\ncellar"),
+        "{}",
+        run.stdout
+    );
+}

@@ -632,3 +632,55 @@ fn the_announcement_is_one_message_per_bcc_batch_and_one_closed_mailbox_does_not
         run.stderr
     );
 }
+
+/// A queued file that is not a whole message of ours (cut short, not UTF-8, a NUL byte, no
+/// Message-ID) is never sent as it is: it goes to failed/ with the reason, and the rest go out.
+#[test]
+fn a_broken_file_in_the_outbox_is_moved_to_failed_with_the_reason_not_sent() {
+    let server = SmtpServer::start(&[]);
+    let game = example_game();
+    let dir = game.path();
+    tick(dir, "2026-12-01T00:00:00Z", &["-q", "--no-send"]);
+    let outbox = dir.join("outbox");
+    let good = fs::read(outbox.join("r000-private-alice-0.eml")).unwrap();
+    let cut = &good[..good.len() / 2];
+    let mut latin1 = good.clone();
+    latin1.extend_from_slice(b"caf\xe9\r\n");
+    let mut nul = good.clone();
+    nul.insert(good.len() - 4, 0);
+    let no_id: Vec<u8> = String::from_utf8(good.clone())
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("Message-ID:"))
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        .replace('\n', "\r\n")
+        .into_bytes();
+    let broken = [
+        ("r009-ack-alice-1.eml", cut.to_vec(), "cut short"),
+        ("r009-ack-alice-2.eml", latin1, "not UTF-8"),
+        ("r009-ack-alice-3.eml", nul, "NUL byte"),
+        ("r009-ack-alice-4.eml", no_id, "no Message-ID"),
+    ];
+    for (name, bytes, _) in &broken {
+        fs::write(outbox.join(name), bytes).unwrap();
+    }
+    use_smtp(dir, server.port, "none", "");
+    let run = adjudicate(["send".as_ref(), dir.as_os_str()]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    for (name, _, why) in &broken {
+        assert!(dir.join("failed").join(name).is_file(), "{name}");
+        assert!(
+            run.stderr
+                .lines()
+                .any(|l| l.contains(name) && l.contains(why)),
+            "{name}: {why} not in\n{}",
+            run.stderr
+        );
+    }
+    assert_eq!(
+        server.received().len(),
+        7,
+        "the sound messages all went out"
+    );
+}

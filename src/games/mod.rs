@@ -134,7 +134,7 @@ impl Outcome {
     /// Sorts the problems into line order (those about the whole file last) and keeps an
     /// acknowledgement and a receipt small whatever the file holds: at most `MAX_PROBLEMS`
     /// problems, then one line saying how many more; every text cut at `MAX_TEXT` characters (a
-    /// quoted value can be a whole file).
+    /// quoted value can be a whole file); no problem spans two lines.
     pub fn bound(&mut self) {
         self.problems
             .sort_by_key(|p| (p.line.unwrap_or(usize::MAX), p.col.unwrap_or(0)));
@@ -144,6 +144,13 @@ impl Outcome {
             self.problems.push(Problem::general(format!(
                 "… and {more} more problem(s) like these; fix the ones above and send the file again"
             )));
+        }
+        // One problem, one line (`check` prints `file:line:col: message`; a receipt lists them):
+        // a line break in a quoted value is shown as `\n`.
+        for problem in &mut self.problems {
+            if problem.message.contains(['\n', '\r']) {
+                problem.message = problem.message.replace('\r', "\\r").replace('\n', "\\n");
+            }
         }
         for text in self.texts_mut() {
             if let Some((cut, _)) = text.char_indices().nth(MAX_TEXT) {

@@ -290,7 +290,7 @@ pub fn send_outbox(dir: &GameDir, sender: &Sender) -> Result<SendReport> {
     for (i, name) in names.iter().enumerate() {
         let path = dir.outbox().join(name);
         let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-        let delivery = match envelope_of(&bytes) {
+        let delivery = match sound(&bytes).and_then(|()| envelope_of(&bytes)) {
             Ok(envelope) => deliver(sender, &envelope, &without_bcc(&bytes), name, &mut report),
             Err(why) => Delivery::Refused(why),
         };
@@ -415,6 +415,38 @@ pub fn outbox_names(dir: &GameDir) -> Result<Vec<String>> {
         }
     }
     Ok(names)
+}
+
+/// Whether a queued file is a whole message we could have written: UTF-8 (ours are 7-bit or
+/// quoted-printable), no NUL byte, a header block with a Message-ID, and the CRLF every message
+/// we format ends with (a file cut short by a full disk or a hand edit has lost it). A file that
+/// fails is moved to `failed/` with the reason, never sent as it is.
+pub fn sound(message: &[u8]) -> std::result::Result<(), String> {
+    if message.contains(&0) {
+        return Err("the file holds a NUL byte".into());
+    }
+    let text = std::str::from_utf8(message).map_err(|e| {
+        format!(
+            "the file is not UTF-8 text (byte {} is not); it was not written by adjudicate",
+            e.valid_up_to()
+        )
+    })?;
+    let Some((head, _)) = text.split_once("\r\n\r\n") else {
+        return Err("the file has no header block (no blank line after the headers)".into());
+    };
+    let has = |name: &str| {
+        head.split("\r\n").any(|l| {
+            l.split_once(':')
+                .is_some_and(|(n, _)| n.eq_ignore_ascii_case(name))
+        })
+    };
+    if !has("Message-ID") {
+        return Err("the message has no Message-ID header".into());
+    }
+    if !text.ends_with("\r\n") {
+        return Err("the file is cut short (it does not end with a line break)".into());
+    }
+    Ok(())
 }
 
 /// The SMTP envelope of one of our own messages: the address of its From header, and those of
