@@ -534,6 +534,59 @@ fn check_token(token: &str) -> std::result::Result<(), String> {
 }
 
 impl Secrets {
+    /// The secrets of the game in `root`: its own secrets.toml, over its season's when the game
+    /// is a season's match (`SEASON/matches/NN-game/`): a token is the person's for the whole
+    /// season, so every match requires it; a match's own file may add or override one. Every
+    /// season token is kept out of what the match writes, whoever plays in it.
+    pub fn load(root: &Path, config: &GameConfig) -> Result<Secrets> {
+        let mut secrets = Secrets::default();
+        let mut everyone: Vec<String> = Vec::new();
+        let season = root
+            .parent()
+            .filter(|m| m.file_name().is_some_and(|n| n == "matches"))
+            .and_then(Path::parent)
+            .filter(|s| s.join("season.toml").is_file());
+        if let Some(season) = season {
+            let path = season.join("secrets.toml");
+            if let Some(text) = crate::game_dir::read_optional(&path)? {
+                let raw: RawSecrets = crate::host_file::parse(&path, &text)?;
+                for (id, token) in raw.tokens {
+                    let key = format!("tokens.{id}");
+                    let player = PlayerId::parse(&id)
+                        .ok_or_else(|| Error::invalid(&path, &key, "not a player id"))?;
+                    check_token(&token).map_err(|m| Error::invalid(&path, &key, m))?;
+                    everyone.push(token.clone());
+                    if config.player(&player).is_some() {
+                        secrets.tokens.insert(player, token);
+                    }
+                }
+                secrets.smtp_password = raw.smtp_password;
+            }
+        }
+        let path = root.join("secrets.toml");
+        if let Some(text) = crate::game_dir::read_optional(&path)? {
+            let own = Secrets::parse(&path, &text, config)?;
+            everyone.extend(own.tokens.values().cloned());
+            secrets.tokens.extend(own.tokens);
+            secrets.smtp_password = own.smtp_password.or(secrets.smtp_password);
+        }
+        let mut seen: BTreeMap<&str, &PlayerId> = BTreeMap::new();
+        for (id, token) in &secrets.tokens {
+            if let Some(other) = seen.insert(token, id) {
+                return Err(Error::invalid(
+                    &path,
+                    format!("tokens.{id}"),
+                    format!(
+                        "is the same as the token of `{other}` (with the season's secrets.toml); every player needs their own"
+                    ),
+                ));
+            }
+        }
+        everyone.extend(secrets.tokens.values().cloned());
+        secrets.redactor = crate::redact::Redactor::new(everyone.iter().map(String::as_str));
+        Ok(secrets)
+    }
+
     pub fn parse(path: &Path, text: &str, config: &GameConfig) -> Result<Secrets> {
         let raw: RawSecrets = crate::host_file::parse(path, text)?;
         let mut tokens = BTreeMap::new();

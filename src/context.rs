@@ -67,11 +67,7 @@ impl GameContext {
     pub fn load(dir: GameDir) -> Result<GameContext> {
         let path = dir.game_toml();
         let config = GameConfig::parse(&path, &read_string(&path)?)?;
-        let secrets_path = dir.secrets_toml();
-        let secrets = match read_optional(&secrets_path)? {
-            Some(text) => Secrets::parse(&secrets_path, &text, &config)?,
-            None => Secrets::default(),
-        };
+        let secrets = Secrets::load(dir.root(), &config)?;
         Ok(GameContext {
             dir,
             config,

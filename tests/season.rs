@@ -1363,3 +1363,69 @@ fn season_reports_killed_at_any_write_leave_no_temp_file_after_the_next_run() {
     }
     assert!(kill_points >= 8, "only {kill_points} kill points");
 }
+
+/// A token is the person's for the whole season: the season's secrets.toml holds it and every
+/// match requires it; a match's own secrets.toml may override it.
+#[test]
+fn season_tokens_hold_in_every_match_and_a_match_may_override_them() {
+    let root = tempfile::tempdir().unwrap();
+    let season = new_season(root.path());
+    fs::write(
+        season.join("secrets.toml"),
+        "[tokens]\nalice = \"season-opal-77\"\nbob = \"season-ruby-88\"\ncarol = \"season-jade-55\"\n",
+    )
+    .unwrap();
+    run_ok(&["season", "match", s(&season), "god-race"]);
+    run_ok(&[
+        "season",
+        "match",
+        s(&season),
+        "final-ritual",
+        "--players",
+        "alice,bob,dave,erin,frank",
+    ]);
+    let first = season.join("matches/01-god-race");
+    let second = season.join("matches/02-final-ritual");
+    fs::write(
+        second.join("secrets.toml"),
+        "[tokens]\nbob = \"match-two-bob-99\"\n",
+    )
+    .unwrap();
+    let file = root.path().join("mine.toml");
+    let check = |game: &Path, player: &str, text: &str| {
+        fs::write(&file, text).unwrap();
+        adjudicate(["check", s(game), s(&file), "--player", player])
+    };
+    for game in [&first, &second] {
+        let run = check(game, "alice", "# nothing\n");
+        assert!(
+            run.stdout.contains("token is missing"),
+            "{}: {}",
+            game.display(),
+            run.stdout
+        );
+        let run = check(game, "alice", "token = \"season-opal-77\"\n");
+        assert!(
+            !run.stdout.contains("token"),
+            "{}: {}",
+            game.display(),
+            run.stdout
+        );
+    }
+    let run = check(&second, "bob", "token = \"season-ruby-88\"\n");
+    assert!(
+        run.stdout.contains("token does not match"),
+        "{}",
+        run.stdout
+    );
+    let run = check(&second, "bob", "token = \"match-two-bob-99\"\n");
+    assert!(!run.stdout.contains("token"), "{}", run.stdout);
+    // a cast member's token is kept out of a match they do not play in as well
+    // (Carol does not play in match 2)
+    let run = check(&second, "dave", "respond = \"season-jade-55\"\n");
+    assert!(
+        run.code == 65 && !run.stdout.contains("season-jade-55"),
+        "{}",
+        run.stdout
+    );
+}

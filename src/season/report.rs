@@ -319,9 +319,14 @@ pub fn publish(season: &SeasonDir, now: jiff::Timestamp, send: bool) -> Result<P
 #[serde(deny_unknown_fields)]
 struct SeasonSecrets {
     smtp_password: Option<String>,
+    /// Each person's token, for every match (read by `Secrets::load`).
+    #[serde(default)]
+    #[allow(dead_code)]
+    tokens: std::collections::BTreeMap<String, String>,
 }
 
-/// `SEASON/secrets.toml` may hold `smtp_password` (never committed), like a game's.
+/// `SEASON/secrets.toml` may hold `smtp_password` and `[tokens]` (never committed), like a
+/// game's; the tokens hold in every match.
 fn season_password(season: &SeasonDir) -> Result<Option<String>> {
     let path = season.root().join("secrets.toml");
     Ok(match crate::game_dir::read_optional(&path)? {
