@@ -310,6 +310,35 @@ fn play<G: Simulated>(
 mod tests {
     use super::*;
 
+    /// No game's ending makes a player both a winner and an Elimination Candidate, whatever the
+    /// setting (God Race's round cap makes degenerate endings common: issue "hardening").
+    fn endings_are_never_both<G: Simulated>(set: &[&str], games: u64) {
+        for bots in ["random", G::STRATEGY] {
+            let setting = plan::test_setting_with::<G>(bots, 41, set);
+            for index in 0..games {
+                let (tally, _) = play_game::<G>(&setting, index).expect("the defaults set up");
+                for (seat, end) in tally.players.iter().enumerate() {
+                    assert!(
+                        !(end.won && end.elimination),
+                        "{} {set:?} game {index}, seat {seat}: winner and Elimination Candidate",
+                        G::ID.name()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn no_ending_makes_a_player_both_winner_and_elimination_candidate() {
+        use crate::games::{final_ritual, god_race, planar_control, room_swap};
+        endings_are_never_both::<god_race::GodRace>(&[], 200);
+        endings_are_never_both::<god_race::GodRace>(&["options.max_rounds=1"], 200);
+        endings_are_never_both::<god_race::GodRace>(&["options.max_rounds=3"], 200);
+        endings_are_never_both::<room_swap::RoomSwap>(&[], 200);
+        endings_are_never_both::<planar_control::PlanarControl>(&[], 100);
+        endings_are_never_both::<final_ritual::FinalRitual>(&[], 200);
+    }
+
     #[test]
     fn game_seeds_differ_by_index_and_base_seed() {
         assert_ne!(game_seed(1, 0), game_seed(1, 1));

@@ -219,12 +219,18 @@ impl Plan {
 /// The one setting of `G`'s defaults played by `bots` from `seed`, for the bots' tests.
 #[cfg(test)]
 pub(crate) fn test_setting<G: Simulated>(bots: &str, seed: u64) -> Setting {
+    test_setting_with::<G>(bots, seed, &[])
+}
+
+/// `test_setting` with `--set` assignments (`options.max_rounds=3`).
+#[cfg(test)]
+pub(crate) fn test_setting_with<G: Simulated>(bots: &str, seed: u64, set: &[&str]) -> Setting {
     let request = Request {
         target: G::ID.name().into(),
         games: 1,
         players: None,
         garnets: None,
-        set: Vec::new(),
+        set: set.iter().map(|s| (*s).to_owned()).collect(),
         sweep: None,
         bots: Some(bots.into()),
         seed,

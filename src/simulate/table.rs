@@ -96,6 +96,9 @@ fn group_rows(
     }
 }
 
+/// Above this share of games without a winner, a setting's block warns.
+const DEGENERATE_PERCENT: u64 = 10;
+
 /// The block of one setting.
 pub fn setting<G: Simulated>(label: &str, stats: &Stats) -> String {
     let mut text = format!("\n{label}\n");
@@ -118,6 +121,14 @@ pub fn setting<G: Simulated>(label: &str, stats: &Stats) -> String {
         super::MAX_ROUNDS,
         stats.unfinished
     );
+    // A setting that leaves most games undecided is more likely a mistake than a design.
+    if n > 0 && stats.no_winner * 100 > n * DEGENERATE_PERCENT {
+        let _ = writeln!(
+            text,
+            "  WARNING: {} of games end without a winner at this setting; check the options (a round cap that ends games before they are decided?)",
+            rate(stats.no_winner, n).trim_start()
+        );
+    }
     let _ = writeln!(
         text,
         "  defaults taken: {} of {} expected submissions ({:.2}%)",

@@ -542,11 +542,16 @@ pub struct Standings {
 }
 
 impl Standings {
+    /// Ruling 14: when every player has the same score, nobody wins and nobody is an
+    /// Elimination Candidate (a tie of everyone decides nothing).
+    fn decided(&self) -> bool {
+        self.top != self.bottom
+    }
     pub fn winner(&self, i: usize) -> bool {
-        self.scores[i] == self.top
+        self.decided() && self.scores[i] == self.top
     }
     pub fn elimination(&self, i: usize) -> bool {
-        self.scores[i] == self.bottom
+        self.decided() && self.scores[i] == self.bottom
     }
     /// Tokens of Life won by player `i`: two for a sole winner, one each for joint winners.
     pub fn tokens(&self, i: usize) -> u32 {
@@ -562,7 +567,7 @@ impl Standings {
 /// garnets; the highest score wins a Token (two for a sole winner); the lowest are Elimination
 /// Candidates.
 fn finish(state: &mut State) -> Standings {
-    let standings = standings(state);
+    let standings = final_standings(state);
     for (p, score) in state.players.values_mut().zip(&standings.scores) {
         p.garnets += i64::from(*score);
     }
@@ -573,6 +578,53 @@ fn finish(state: &mut State) -> Standings {
 pub fn standings(state: &State) -> Standings {
     let mut god_points = [0u32; 5];
     for (place, god) in state.podium.iter().enumerate() {
+        god_points[*god as usize] = 3u32.saturating_sub(place as u32);
+    }
+    let scores: Vec<u32> = state
+        .players
+        .values()
+        .map(|p| p.support.iter().map(|g| god_points[*g as usize]).sum())
+        .collect();
+    Standings {
+        god_points,
+        top: scores.iter().copied().max().unwrap_or(0),
+        bottom: scores.iter().copied().min().unwrap_or(0),
+        scores,
+    }
+}
+
+/// The standings a race ends with: ruling 11's, or ruling 14's when the round cap stopped it
+/// before three gods finished.
+pub fn final_standings(state: &State) -> Standings {
+    if state.podium.len() >= 3 {
+        standings(state)
+    } else {
+        capped_standings(state)
+    }
+}
+
+/// Ruling 14: a race stopped by `max_rounds` before three gods finished places the gods that did
+/// not finish after the podium by how far they got; gods on the same space share a place (and
+/// its points), so a place is never decided by a draw. Places score 3/2/1/0/0 as in ruling 11.
+fn capped_standings(state: &State) -> Standings {
+    let mut god_points = [0u32; 5];
+    for (place, god) in state.podium.iter().enumerate() {
+        god_points[*god as usize] = 3u32.saturating_sub(place as u32);
+    }
+    let space = |g: &God| state.gods.get(g).copied().unwrap_or(0);
+    let mut rest: Vec<God> = God::ALL
+        .iter()
+        .copied()
+        .filter(|g| !state.podium.contains(g))
+        .collect();
+    rest.sort_by_key(|g| std::cmp::Reverse(space(g)));
+    for (k, god) in rest.iter().enumerate() {
+        // competition ranking: the place of the first god on this space
+        let first = rest
+            .iter()
+            .position(|g| space(g) == space(god))
+            .unwrap_or(k);
+        let place = state.podium.len() + first;
         god_points[*god as usize] = 3u32.saturating_sub(place as u32);
     }
     let scores: Vec<u32> = state
