@@ -61,6 +61,7 @@ pub enum Command {
     Site {
         root: PathBuf,
         out_dir: PathBuf,
+        skip_broken: bool,
         verbosity: Verbosity,
     },
     Season(SeasonCommand),
@@ -376,8 +377,9 @@ fn execute(command: Command) -> Result<u8> {
         Command::Site {
             root,
             out_dir,
+            skip_broken,
             verbosity,
-        } => site(&root, &out_dir, verbosity),
+        } => site(&root, &out_dir, skip_broken, verbosity),
         Command::Season(command) => season(command),
         Command::Simulate(request) => crate::simulate::simulate(&request).map(|()| exit::OK),
     }
@@ -567,12 +569,25 @@ fn season_reports(
     Ok(published.send.as_ref().map_or(exit::OK, mail_problems))
 }
 
-/// `site`: the games that could be read are published; each one that could not is reported with
-/// its file, and the exit code is the most serious of theirs.
-fn site(root: &std::path::Path, out: &std::path::Path, verbosity: Verbosity) -> Result<u8> {
+/// `site`: every game that cannot be read is reported with its file, and then nothing is written
+/// (a site without a game would be a wrong site), unless `--skip-broken` publishes the rest; the
+/// exit code is the most serious of theirs.
+fn site(
+    root: &std::path::Path,
+    out: &std::path::Path,
+    skip_broken: bool,
+    verbosity: Verbosity,
+) -> Result<u8> {
     let started = Instant::now();
-    let report = crate::site::build(root, out)?;
+    let report = crate::site::build(root, out, skip_broken)?;
     let codes: Vec<u8> = report.errors.iter().map(report_error).collect();
+    if !report.errors.is_empty() && !skip_broken {
+        eprintln!(
+            "adjudicate: site: nothing written ({} game(s) could not be read); fix them, or publish the rest with --skip-broken",
+            report.errors.len()
+        );
+        return Ok(crate::every_game::most_serious(codes));
+    }
     if verbosity == Verbosity::Normal {
         println!(
             "site: {} game(s), {} page(s), {} KB in {}; {} file(s) written, in {} ms",

@@ -56,9 +56,21 @@ impl WithGame for Check<'_> {
                 })?;
             return check_file::<G>(ctx, &mut state, &player, &file);
         }
+        // The same sense checks as a tick, and every result against what the rules give.
+        crate::replay::CheckResults {
+            ctx,
+            mode: crate::replay::Mode::Results,
+        }
+        .run::<G>()?;
         let mut lines = Vec::new();
         if G::is_over(&state) {
             return Ok(lines);
+        }
+        if let Some(file) = ctx.load_state::<G>()? {
+            let round = G::round(&file.game);
+            let receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
+            let applied = file.receipts_applied.min(receipts.list.len());
+            crate::round::check_applied::<G>(ctx, &file.game, &receipts.list[..applied])?;
         }
         let round = G::round(&state);
         for entry in ctx.dir.submission_entries(round)? {

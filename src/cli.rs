@@ -124,6 +124,10 @@ Cron:    */5 * * * * adjudicate round --all -q ~/games && adjudicate site -q ~/g
         root: PathBuf,
         /// Where to write the site (created if missing).
         out_dir: PathBuf,
+        /// Publish the games that can be read even when one cannot (by default a broken game
+        /// stops the whole site: nothing is written).
+        #[arg(long)]
+        skip_broken: bool,
         /// Print nothing unless there is an error (for cron).
         #[arg(short, long)]
         quiet: bool,
@@ -430,10 +434,12 @@ fn into_command(cli: Cli) -> Command {
         Sub::Site {
             root,
             out_dir,
+            skip_broken,
             quiet,
         } => Command::Site {
             root,
             out_dir,
+            skip_broken,
             verbosity: verbosity(quiet),
         },
         Sub::Ingest {

@@ -111,12 +111,42 @@ impl GameContext {
         }
         self.check_roster(&G::roster(&game))?;
         G::check_state(&game).map_err(|e| Error::invalid(&path, e.key, e.message))?;
+        self.check_progress::<G>(&game)?;
         Ok(Some(StateFile {
             receipts_applied: progress.receipts_applied,
             seed: progress.seed,
             opened: progress.opened,
             game,
         }))
+    }
+
+    /// state.toml's count of resolved rounds agrees with the archive: the previous round's
+    /// result.toml says how many rounds came before it (`[meta] index`). A hand edit of
+    /// `rounds_played` would move every deadline of the schedule.
+    fn check_progress<G: Game>(&self, game: &G::State) -> Result<()> {
+        let (round, played) = (G::round(game), G::rounds_played(game));
+        if G::is_over(game) || played == 0 || round == 0 {
+            return Ok(());
+        }
+        let previous = self.dir.result(round - 1);
+        // (a state set up by hand, as rule cases do, may have no archive before it)
+        let Some(meta) = crate::report::Meta::read(&previous)? else {
+            return Ok(());
+        };
+        if meta.index + 1 != played {
+            return Err(Error::invalid(
+                self.dir.state_toml(),
+                "rounds_played",
+                format!(
+                    "is {played}, but {} is the result of the round after {} resolved round(s), so {} have been resolved; restore rounds_played = {}",
+                    previous.display(),
+                    meta.index,
+                    meta.index + 1,
+                    meta.index + 1
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// The players of a game in progress are game.toml's, exactly: one added, removed or renamed

@@ -22,82 +22,142 @@ pub struct ReplayOutcome {
     pub rounds: u32,
     pub files: usize,
     pub differences: Vec<String>,
+    /// The result.toml files that differ from what the rules give: (file, key, what differs).
+    pub results: Vec<(std::path::PathBuf, String, String)>,
+}
+
+/// Checks every result.toml of a game against what the rules give (a replay in memory): a hand
+/// edit, or a file broken so that a template would fail on it, is an error naming the file and
+/// the first key that differs. `render` and `site` read results only after this.
+pub struct CheckResults<'a> {
+    pub ctx: &'a GameContext,
+    /// `Mode::Results` (every part) or `Mode::Public` (what the site reads).
+    pub mode: Mode,
+}
+
+impl WithGame for CheckResults<'_> {
+    type Output = ();
+
+    fn run<G: Game>(self) -> Result<()> {
+        let outcome = replay::<G>(self.ctx, self.mode)?;
+        match outcome.results.into_iter().next() {
+            Some((path, key, what)) => Err(Error::invalid(
+                path,
+                key,
+                format!(
+                    "{what}: the rules give another result (a hand edit?); restore the file from git, or see `adjudicate replay`"
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
 }
 
 impl WithGame for Replay<'_> {
     type Output = ReplayOutcome;
 
     fn run<G: Game>(self) -> Result<ReplayOutcome> {
-        let ctx = self.ctx;
+        replay::<G>(self.ctx, Mode::Full)
+    }
+}
+
+/// What a replay compares with the archive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Everything: results, reports, state.toml (`adjudicate replay`).
+    Full,
+    /// Each result.toml whole (`render`, `check`): state.toml is not read, nothing is rendered.
+    Results,
+    /// Each result.toml's `[meta]` and `[public]` only (`site`, which reads nothing else).
+    Public,
+}
+
+fn replay<G: Game>(ctx: &GameContext, mode: Mode) -> Result<ReplayOutcome> {
+    let full = mode == Mode::Full;
+    if full {
         // The same checks as a tick: a seed or players changed since set-up are an error.
         ctx.load_state::<G>()?;
-        let renderer = ctx.renderer()?;
-        let mut out = ReplayOutcome::default();
-        let mut state = setup::<G>(ctx)?;
-        if let Some(opening) = G::opening(&state) {
-            let result = ResultFile::opening(ctx, G::round(&state), opening);
-            out.compare_round::<G>(ctx, &renderer, &result)?;
-        }
-        let mut applied = 0;
-        let mut closed = None;
-        while !G::is_over(&state) {
-            let round = G::round(&state);
-            let index = G::rounds_played(&state);
-            let receipts_path = ctx.dir.receipts(round);
-            let receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
-            receipts.verify_archive(&ctx.dir, round)?;
-            for receipt in &receipts.list {
-                let outcome = reapply::<G>(ctx, &mut state, round, receipt)?;
-                let problems: Vec<String> = outcome.problems.iter().map(Problem::short).collect();
-                if !receipt.refused
-                    && (outcome.valid != receipt.valid || problems != receipt.problems)
-                {
-                    out.differences.push(format!(
-                        "{}: {} version {}: the rules now say valid = {}, problems = {:?}",
-                        receipts_path.display(),
-                        receipt.player,
-                        receipt.n,
-                        outcome.valid,
-                        problems
-                    ));
-                }
+    }
+    let renderer = if full { Some(ctx.renderer()?) } else { None };
+    let mut out = ReplayOutcome::default();
+    let mut state = setup::<G>(ctx)?;
+    if let Some(opening) = G::opening(&state) {
+        let result = ResultFile::opening(ctx, G::round(&state), opening);
+        out.compare_round::<G>(ctx, renderer.as_ref(), mode, &result)?;
+    }
+    let mut applied = 0;
+    let mut closed = None;
+    while !G::is_over(&state) {
+        let round = G::round(&state);
+        let index = G::rounds_played(&state);
+        let receipts_path = ctx.dir.receipts(round);
+        let receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
+        receipts.verify_archive(&ctx.dir, round)?;
+        for receipt in &receipts.list {
+            let outcome = reapply::<G>(ctx, &mut state, round, receipt)?;
+            let problems: Vec<String> = outcome.problems.iter().map(Problem::short).collect();
+            if !receipt.refused && (outcome.valid != receipt.valid || problems != receipt.problems)
+            {
+                out.differences.push(format!(
+                    "{}: {} version {}: the rules now say valid = {}, problems = {:?}",
+                    receipts_path.display(),
+                    receipt.player,
+                    receipt.n,
+                    outcome.valid,
+                    problems
+                ));
             }
-            applied = receipts.list.len();
-            if !ctx.dir.result(round).is_file() {
-                break; // the round being played now
-            }
-            let resolution = G::resolve(&state, ctx.config.seed);
-            let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
-            // When the round closed is the tick's clock, not the rules': read from the archive.
-            // (a broken file gives none, and the comparison below reports the difference)
-            closed = ResultFile::load(ctx, round).ok().and_then(|r| r.closed());
-            let result = ResultFile::new(ctx, round, index, next_round, closed, resolution.result);
-            out.compare_round::<G>(ctx, &renderer, &result)?;
-            state = resolution.state;
-            applied = 0;
-            out.rounds += 1;
         }
+        applied = receipts.list.len();
+        if !ctx.dir.result(round).is_file() {
+            break; // the round being played now
+        }
+        let resolution = G::resolve(&state, ctx.config.seed);
+        let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
+        // When the round closed is the tick's clock, not the rules': read from the archive.
+        // (a broken file gives none, and the comparison below reports the difference)
+        closed = crate::report::Meta::read(&ctx.dir.result(round))
+            .ok()
+            .flatten()
+            .and_then(|m| m.closed)
+            .and_then(|c| crate::clock::parse_instant(&c).ok());
+        let result = ResultFile::new(ctx, round, index, next_round, closed, resolution.result);
+        out.compare_round::<G>(ctx, renderer.as_ref(), mode, &result)?;
+        state = resolution.state;
+        applied = 0;
+        out.rounds += 1;
+    }
+    if full {
         let mut file = StateFile::new(ctx, applied, state);
         file.opened = closed.map(|t| t.as_second());
         out.compare(
             &ctx.dir.state_toml(),
             toml::to_string(&file).expect("state serializes").as_bytes(),
         )?;
-        Ok(out)
     }
+    Ok(out)
 }
 
 impl ReplayOutcome {
-    /// Compares a round's result.toml and the reports rendered from it with the archive.
+    /// Compares a round's result.toml (and, with a renderer, the reports rendered from it) with
+    /// the archive.
     fn compare_round<G: Game>(
         &mut self,
         ctx: &GameContext,
-        renderer: &crate::render::Renderer,
+        renderer: Option<&crate::render::Renderer>,
+        mode: Mode,
         result: &ResultFile,
     ) -> Result<()> {
         let folder = result.folder(&ctx.dir);
+        let path = folder.join("result.toml");
+        if mode == Mode::Public {
+            return self.compare_public(&path, result);
+        }
+        self.compare(&path, result.to_toml().as_bytes())?;
+        let Some(renderer) = renderer else {
+            return Ok(());
+        };
         let reports = result.render::<G>(ctx, renderer)?;
-        self.compare(&folder.join("result.toml"), result.to_toml().as_bytes())?;
         self.compare(&folder.join("public.txt"), reports.public.as_bytes())?;
         for (player, text) in &reports.private {
             let path = folder.join("private").join(format!("{player}.txt"));
@@ -106,15 +166,55 @@ impl ReplayOutcome {
         Ok(())
     }
 
+    /// Compares only `[meta]` and `[public]` of a result.toml.
+    fn compare_public(&mut self, path: &Path, expected: &ResultFile) -> Result<()> {
+        #[derive(serde::Serialize)]
+        struct Shown<'a> {
+            meta: &'a crate::report::Meta,
+            public: &'a toml::Table,
+        }
+        let text = |meta, public| toml::to_string(&Shown { meta, public }).unwrap_or_default();
+        let want = text(&expected.meta, &expected.public);
+        let have = match crate::game_dir::read_optional(path)? {
+            None => String::new(),
+            Some(raw) => match toml::from_str::<ResultFile>(&raw) {
+                Ok(r) => text(&r.meta, &r.public),
+                Err(e) => {
+                    let key = e.span().map_or_else(String::new, |s| {
+                        let line = raw[..s.start.min(raw.len())].lines().count();
+                        format!("line {line}")
+                    });
+                    self.results
+                        .push((path.to_path_buf(), key, e.message().to_owned()));
+                    return Ok(());
+                }
+            },
+        };
+        self.files += 1;
+        if have != want {
+            let (key, what) = first_key_difference(have.as_bytes(), want.as_bytes());
+            self.results.push((path.to_path_buf(), key, what));
+            self.differences
+                .push(format!("{}: [meta] or [public] differs", path.display()));
+        }
+        Ok(())
+    }
+
     fn compare(&mut self, path: &Path, expected: &[u8]) -> Result<()> {
         self.files += 1;
         match std::fs::read(path) {
             Ok(actual) if actual == expected => {}
-            Ok(actual) => self.differences.push(format!(
-                "{}: differs{}",
-                path.display(),
-                first_difference(&actual, expected)
-            )),
+            Ok(actual) => {
+                if path.ends_with("result.toml") {
+                    let (key, what) = first_key_difference(&actual, expected);
+                    self.results.push((path.to_path_buf(), key, what));
+                }
+                self.differences.push(format!(
+                    "{}: differs{}",
+                    path.display(),
+                    first_difference(&actual, expected)
+                ))
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => self
                 .differences
                 .push(format!("{}: missing from the archive", path.display())),
@@ -122,6 +222,37 @@ impl ReplayOutcome {
         }
         Ok(())
     }
+}
+
+/// The first key of a TOML file whose line differs from the expected text (`[table]` headers
+/// followed), and what the archive has there.
+fn first_key_difference(actual: &[u8], expected: &[u8]) -> (String, String) {
+    let actual = String::from_utf8_lossy(actual);
+    let expected = String::from_utf8_lossy(expected);
+    let mut table = String::new();
+    let mut a = actual.lines();
+    for e in expected.lines() {
+        let line = a.next();
+        if line != Some(e) {
+            let shown = line.unwrap_or("");
+            let name = |l: &str| l.split('=').next().unwrap_or("").trim().to_owned();
+            let key = match (table.is_empty(), name(shown).is_empty()) {
+                (_, true) => table.clone(),
+                (true, false) => name(shown),
+                (false, false) => format!("{table}.{}", name(shown)),
+            };
+            let what = if line.is_some() {
+                format!("the archive has `{shown}` where the rules give `{e}`")
+            } else {
+                format!("the archive ends where the rules give `{e}`")
+            };
+            return (key, what);
+        }
+        if let Some(header) = e.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+            table = header.trim_matches(['[', ']']).to_owned();
+        }
+    }
+    (table, "the archive has more than the rules give".to_owned())
 }
 
 fn first_difference(actual: &[u8], expected: &[u8]) -> String {
@@ -182,6 +313,12 @@ impl WithGame for Rerender<'_> {
 
     fn run<G: Game>(self) -> Result<Vec<u32>> {
         let ctx = self.ctx;
+        // Reports are rendered only from results the rules would give.
+        CheckResults {
+            ctx,
+            mode: Mode::Results,
+        }
+        .run::<G>()?;
         let renderer = ctx.renderer()?;
         let rounds = match self.round {
             Some(n) if ctx.dir.result(n).is_file() => vec![n],

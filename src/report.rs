@@ -50,6 +50,32 @@ pub struct Reports {
     pub private: BTreeMap<PlayerId, String>,
 }
 
+impl Meta {
+    /// The `[meta]` of a result.toml, read from the top of the file only (it comes first, and a
+    /// result of many players is large): `None` when there is no such file.
+    pub fn read(path: &Path) -> Result<Option<Meta>> {
+        use std::io::Read;
+        let file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        let mut head = Vec::new();
+        file.take(16 * 1024)
+            .read_to_end(&mut head)
+            .map_err(|e| Error::io(path, e))?;
+        let text = String::from_utf8_lossy(&head);
+        let end = text.find("\n[public").map_or(text.len(), |e| e + 1);
+        #[derive(Deserialize)]
+        struct Head {
+            meta: Meta,
+        }
+        let head: Head = toml::from_str(&text[..end])
+            .map_err(|e| Error::invalid(path, "meta", e.message().to_owned()))?;
+        Ok(Some(head.meta))
+    }
+}
+
 impl ResultFile {
     /// When the round stopped taking versions (`meta.closed`), if the file says.
     pub fn closed(&self) -> Option<jiff::Timestamp> {

@@ -216,6 +216,7 @@ fn play_round<G: Game>(
             ),
         ));
     }
+    check_applied::<G>(ctx, &file.game, &receipts.list[..file.receipts_applied])?;
     let deadline = ctx.deadline(index);
     let mut mail = Mailer {
         ctx,
@@ -595,6 +596,37 @@ pub(crate) fn latest_skeleton(ctx: &GameContext, round: u32, player: &PlayerId) 
         .find("\n-- \n")
         .map_or(text.len(), |e| start + e + 1);
     Some(text[start..end].to_owned())
+}
+
+/// state.toml agrees with the receipts it says it applied: a player whose latest applied version
+/// was valid has a valid choice on file. A hand edit that deleted it (a live table, a meadow)
+/// would otherwise drop the player's submission without a word.
+pub fn check_applied<G: Game>(
+    ctx: &GameContext,
+    state: &G::State,
+    applied: &[Receipt],
+) -> Result<()> {
+    if !G::VALID_STAYS {
+        return Ok(());
+    }
+    let mut latest: std::collections::BTreeMap<&PlayerId, &Receipt> =
+        std::collections::BTreeMap::new();
+    for r in applied.iter().filter(|r| !r.refused) {
+        latest.insert(&r.player, r);
+    }
+    for (player, r) in latest {
+        if r.valid && G::plays(state, player) && !G::has_valid(state, player) {
+            return Err(Error::invalid(
+                ctx.dir.state_toml(),
+                format!("players.{player}"),
+                format!(
+                    "holds no valid choice for {player}, but their version {} of this round was valid and is applied (receipts.toml); restore state.toml from git (or remove it and run `adjudicate replay` to see what it should be)",
+                    r.n
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Where ingest got a receipt's version from, if it did (the file is still the one it wrote).

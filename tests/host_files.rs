@@ -251,6 +251,19 @@ fn edits() -> Vec<Edit> {
             change: |t| replace_first(t, "round = 1\n", "round = 4\n"),
             says: "meta.round",
         },
+        Edit {
+            file: "rounds/001/result.toml",
+            what: "a private value the rules never wrote",
+            change: |t| replace_first(t, "[private.alice]\n", "[private.alice]\nbonus = -1\n"),
+            says: "private.alice.bonus",
+        },
+        // state.toml checked for sense against the archive
+        Edit {
+            file: "state.toml",
+            what: "rounds_played moved",
+            change: |t| replace_first(t, "rounds_played = 1\n", "rounds_played = 2\n"),
+            says: "rounds_played",
+        },
     ]
 }
 
@@ -439,5 +452,44 @@ fn every_problem_of_game_toml_is_reported_at_once_with_line_and_column() {
         "game.toml:35:1: players[2].garnets: is -3",
     ]) {
         assert!(line.contains(expected), "{expected:?} not in {line:?}");
+    }
+}
+
+/// A God Race player's valid version is on file (receipts.toml) but state.toml lost their choice
+/// (a hand edit deleted their live table): every command refuses it, naming the player.
+#[test]
+fn a_state_that_lost_a_valid_choice_is_refused_naming_the_player() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    fs::copy(
+        god_race_example_dir().join("game.toml"),
+        dir.join("game.toml"),
+    )
+    .unwrap();
+    crate::support::tick(dir, "2026-12-02T08:00:00Z", &["-q", "--no-send"]);
+    let welcome = fs::read_to_string(dir.join("rounds/000/opening/private/alice.txt")).unwrap();
+    let skeleton = crate::first_game::skeleton(&welcome).unwrap();
+    crate::support::submit(dir, 0, "alice", &skeleton);
+    crate::support::tick(dir, "2026-12-02T09:00:00Z", &["-q", "--no-send"]);
+    let state = fs::read_to_string(dir.join("state.toml")).unwrap();
+    let start = state
+        .find("[players.alice.live")
+        .expect("alice's live choices");
+    let end = state[start + 1..]
+        .find("\n[players.b")
+        .map_or(state.len(), |e| start + 1 + e + 1);
+    fs::write(
+        dir.join("state.toml"),
+        format!("{}{}", &state[..start], &state[end..]),
+    )
+    .unwrap();
+    for command in ["check", "round"] {
+        let run = adjudicate([command.as_ref(), dir.as_os_str()]);
+        assert_eq!(run.code, 65, "{command}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains("state.toml") && run.stderr.contains("players.alice"),
+            "{command}: {}",
+            run.stderr
+        );
     }
 }

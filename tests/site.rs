@@ -261,7 +261,7 @@ fn a_second_run_writes_nothing_and_a_new_round_rewrites_only_its_pages() {
 }
 
 #[test]
-fn a_broken_game_is_named_and_the_others_are_still_published() {
+fn a_broken_game_is_named_and_nothing_is_written_unless_skip_broken_publishes_the_rest() {
     let root = tempfile::tempdir().unwrap();
     crate::support::copy_dir(played_root(), root.path());
     let broken = root.path().join("god-race/rounds/001/result.toml");
@@ -278,9 +278,62 @@ fn a_broken_game_is_named_and_the_others_are_still_published() {
         "{}",
         run.stderr
     );
+    assert!(run.stderr.contains("nothing written"), "{}", run.stderr);
+    assert_eq!(
+        fs::read_dir(out.path()).unwrap().count(),
+        0,
+        "a site without a game is not published"
+    );
+    let run = adjudicate([
+        "site".as_ref(),
+        root.path().as_os_str(),
+        out.path().as_os_str(),
+        "--skip-broken".as_ref(),
+    ]);
+    assert_eq!(run.code, 65, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("site: 3 game(s)"), "{}", run.stdout);
     assert!(!out.path().join("god-race").exists());
     assert!(out.path().join("room-swap/index.html").is_file());
+}
+
+/// A result.toml whose public part was edited by hand (or broken so that a template would fail
+/// on a missing key) is named with its file and key; the site reads nothing the rules would not
+/// have written.
+#[test]
+fn a_hand_edited_announcement_is_named_by_file_and_key() {
+    for (game, from, to) in [
+        ("room-swap", "[public]", "[public]\nsurprise = 1"),
+        (
+            "god-race",
+            "[public.final",
+            "[public.junk]\nx = 1\n\n[public.final",
+        ),
+    ] {
+        let root = tempfile::tempdir().unwrap();
+        crate::support::copy_dir(&played_root().join(game), &root.path().join(game));
+        let last = resolved_rounds(&root.path().join(game))
+            .into_iter()
+            .rfind(|p| p.starts_with("round-"))
+            .unwrap();
+        let number = &last["round-".len()..last.len() - ".html".len()];
+        let path = root
+            .path()
+            .join(game)
+            .join(format!("rounds/{number}/result.toml"));
+        let original = text(&path);
+        assert!(original.contains(from), "{game}: {from} not in {original}");
+        fs::write(&path, original.replacen(from, to, 1)).unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let run = build(root.path(), out.path());
+        assert_eq!(run.code, 65, "{game}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains(&format!("rounds/{number}/result.toml"))
+                && run.stderr.contains("public"),
+            "{game}: {}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("Variable"), "{game}: {}", run.stderr);
+    }
 }
 
 #[test]

@@ -359,6 +359,11 @@ pub trait Game {
     /// Whether `player` has a choice on file that will be used as is.
     fn has_valid(state: &Self::State, player: &PlayerId) -> bool;
 
+    /// Whether a valid version keeps `has_valid` true until the round resolves: no other
+    /// player's action can take the choice away. Then state.toml can be checked against the
+    /// receipts it applied (`round::check_applied`). Room Swap's Block can forbid a chosen room.
+    const VALID_STAYS: bool = true;
+
     /// What will happen to `player` at the deadline if nothing valid arrives (a sentence fragment
     /// for acknowledgements: "a random room among attic, cellar will be used for you").
     fn if_not_fixed(state: &Self::State, player: &PlayerId) -> String;

@@ -145,8 +145,9 @@ struct FeedEntry<'a> {
     round: &'a RoundView,
 }
 
-/// Builds the site of every game under `root` into `out`.
-pub fn build(root: &Path, out: &Path) -> Result<SiteReport> {
+/// Builds the site of every game under `root` into `out`. When a game or season cannot be read,
+/// nothing is written unless `skip_broken` (the report lists them either way).
+pub fn build(root: &Path, out: &Path, skip_broken: bool) -> Result<SiteReport> {
     let tera = templates(&root.join("templates").join("site"))?;
     let mut report = SiteReport::default();
     let (game_dirs, season_dirs) = crate::every_game::games_and_seasons(root)?;
@@ -166,6 +167,9 @@ pub fn build(root: &Path, out: &Path) -> Result<SiteReport> {
             Ok(season) => seasons.push(season),
             Err(e) => report.errors.push(e),
         }
+    }
+    if !report.errors.is_empty() && !skip_broken {
+        return Ok(report);
     }
 
     let mut plan = Plan::public();
@@ -322,6 +326,14 @@ fn load_season(dir: &Path, path: String) -> Result<SeasonView> {
 
 fn load_game(dir: PathBuf, path: String) -> Result<GameView> {
     let ctx = GameContext::load(GameDir::open(dir)?)?;
+    // What the site shows comes only from results the rules would give.
+    crate::app::dispatch(
+        ctx.config.game,
+        crate::replay::CheckResults {
+            ctx: &ctx,
+            mode: crate::replay::Mode::Public,
+        },
+    )?;
     let renderer = ctx.renderer()?;
     let game_id = ctx.config.game;
     let names: BTreeMap<String, String> = ctx

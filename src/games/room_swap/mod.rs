@@ -19,6 +19,8 @@ pub struct RoomSwap;
 
 impl Game for RoomSwap {
     const ID: GameId = GameId::RoomSwap;
+    // ruling 7: a Block forbids the target's chosen room (without a fallback, it is unset)
+    const VALID_STAYS: bool = false;
     const KEYS: &'static [&'static str] = receive::KEYS;
     type State = State;
 
