@@ -5,7 +5,7 @@ DEMO_DIR ?= demo-out
 
 VENV := .venv
 
-.PHONY: build demo test check bench clean-demo
+.PHONY: build demo test check bench fuzz clean-demo
 
 build:
 	$(CARGO) build --release --locked
@@ -33,6 +33,13 @@ $(VENV)/.ready:
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check aiosmtpd==1.4.6
 	touch $@
+
+## The fuzzers (tests/fuzz.rs: proptest on stable) over submissions, mail and host files, with
+## FUZZ_CASES mutants each (make test runs 64; `FUZZ_CASES=1000000 make fuzz` runs longer). A
+## failure is shrunk and kept in tests/fuzz.proptest-regressions: commit it.
+FUZZ_CASES ?= 20000
+fuzz:
+	FUZZ_CASES=$(FUZZ_CASES) $(CARGO) test --locked --test main fuzz::
 
 ## What CI should keep green: formatting, lints, tests.
 check:

@@ -62,8 +62,14 @@ impl Redactor {
             if found.is_empty() {
                 return Cow::Borrowed(text);
             }
-            // It does not parse now; replacing a token inside it cannot make it parse.
-            return Cow::Owned(splice(text, &found, |_| MARK.to_owned()));
+            // It does not parse now, and must not parse redacted: a near miss may span the very
+            // byte that breaks it (a control character in place of the token's last letter).
+            let out = splice(text, &found, |_| MARK.to_owned());
+            if DeTable::parse(&out).is_err() {
+                return Cow::Owned(out);
+            }
+            let exact = self.exact(text.as_bytes());
+            return Cow::Owned(splice(text, &exact, |_| MARK.to_owned()));
         };
         // Keys and strings written with escapes whose decoded text holds a token: replaced whole,
         // so no escape is cut in half.
@@ -118,6 +124,26 @@ impl Redactor {
         out
     }
 
+    /// Non-overlapping byte ranges of the tokens exactly as written in `hay`.
+    fn exact(&self, hay: &[u8]) -> Vec<Range<usize>> {
+        let mut found = Vec::new();
+        let mut i = 0;
+        while i < hay.len() {
+            match self
+                .tokens
+                .iter()
+                .find(|t| hay[i..].starts_with(t.as_bytes()))
+            {
+                Some(t) => {
+                    found.push(i..i + t.len());
+                    i += t.len();
+                }
+                None => i += 1,
+            }
+        }
+        found
+    }
+
     /// Non-overlapping byte ranges of tokens in `hay`, left to right: each token as written, or
     /// one character off (a typo: one changed, missing or extra byte) for tokens of
     /// `NEAR_MISS_CHARS` or more. At a position, an exact token wins, then the longest near miss.
@@ -151,6 +177,11 @@ impl Redactor {
     }
 }
 
+/// A byte a token may be typed with (a typo of one is still the token).
+fn tokenish(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"-_.+/~!@#$%^&*".contains(&b)
+}
+
 /// Tokens this long are also found one character off: shorter ones could meet ordinary words.
 const NEAR_MISS_CHARS: usize = 8;
 
@@ -180,7 +211,10 @@ fn near_miss_at(hay: &[u8], i: usize, token: &[u8]) -> Option<usize> {
         let needed = if w > len { len } else { len - 1 };
         // an extra byte only inside the token: at an edge it is the text around it (a quote)
         let inside = w <= len || (window[0] == token[0] && window[w - 1] == token[len - 1]);
-        window != token && inside && prefix + suffix >= needed
+        // a changed or extra byte is one a token could hold: never a quote, a space or a
+        // bracket, so a near miss never swallows the syntax around it
+        let typo = w < len || window.get(prefix).is_none_or(|b| tokenish(*b));
+        window != token && inside && typo && prefix + suffix >= needed
     })
 }
 
@@ -326,6 +360,12 @@ mod tests {
             let all = format!("{decoded:?}{out}");
             assert!(!all.contains(TOKEN), "{name}: {out:?}");
             assert_eq!(parses(case), parses(&out), "{name}");
+        }
+        // found by the fuzzer: a near miss must not swallow the quote after it, nor make a file
+        // that did not parse parse (a control character in place of the last letter)
+        for case in ["\"token\" = 'opal-7f3'\n", "x = 'opal-7f3\u{7f}'\n"] {
+            let out = r.redact_toml(case);
+            assert_eq!(parses(case), parses(&out), "{case:?} -> {out:?}");
         }
         // ordinary words are left alone, even one character from a short token
         let short = Redactor::new(["attic1"]);

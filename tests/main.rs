@@ -14,6 +14,7 @@ mod every_game;
 mod example;
 mod final_ritual;
 mod first_game;
+mod fuzz;
 mod god_race;
 mod host_files;
 mod idle;
