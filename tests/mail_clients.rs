@@ -120,22 +120,11 @@ fn replies_from_six_clients_delivered_by_a_real_smtp_server_become_the_round() {
     let dir = game.path();
     tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
     let clients = &CASES[..6];
-    let files: Vec<String> = clients
-        .iter()
-        .map(|c| fixture(c.0).display().to_string())
-        .collect();
+    let files: Vec<PathBuf> = clients.iter().map(|c| fixture(c.0)).collect();
     // Each fixture is relayed as is, over SMTP, to the server on 127.0.0.1.
-    let script = format!(
-        "import smtplib, sys, email\nfor path in sys.argv[1:]:\n    raw = open(path, 'rb').read()\n    sender = email.message_from_bytes(raw)['From'].split('<')[-1].strip('>\" ')\n    with smtplib.SMTP('127.0.0.1', {}) as s:\n        s.sendmail(sender, ['host@example.org'], raw)\n",
-        server.port
-    );
-    let status = std::process::Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .args(&files)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let messages: Vec<(Option<&str>, &std::path::Path)> =
+        files.iter().map(|f| (None, f.as_path())).collect();
+    server.relay(&messages);
     let run = ingest(dir, "--maildir", &server.maildir.path().join("box"));
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     for (name, player, expected, _) in clients {

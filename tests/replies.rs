@@ -274,26 +274,20 @@ fn batches(dir: &Path) -> Vec<Vec<Shape>> {
 /// Relays each message over SMTP to the server, as the host's server received it at `at`
 /// (its Received header on top, as a real MTA adds).
 fn relay(server: &SmtpServer, shapes: &[Shape], at: &str, spool: &Path) {
-    let mut files: Vec<String> = Vec::new();
+    let mut files = Vec::new();
     for (i, shape) in shapes.iter().enumerate() {
         let path = spool.join(format!("{at}-{i}.eml"));
         let mut bytes =
             format!("Received: from mx.example.org by host.example.org; {at}\r\n").into_bytes();
         bytes.extend_from_slice(&shape.message);
         fs::write(&path, bytes).unwrap();
-        files.push(format!("{}={}", shape.from, path.display()));
+        files.push((shape.from, path));
     }
-    let script = format!(
-        "import smtplib, sys\nfor arg in sys.argv[1:]:\n    sender, path = arg.split('=', 1)\n    with smtplib.SMTP('127.0.0.1', {}) as s:\n        s.sendmail(sender, ['host@example.org'], open(path, 'rb').read())\n",
-        server.port
-    );
-    let status = std::process::Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .args(&files)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let messages: Vec<(Option<&str>, &Path)> = files
+        .iter()
+        .map(|(from, path)| (Some(*from), path.as_path()))
+        .collect();
+    server.relay(&messages);
 }
 
 /// Every message in outbox/ and sent/: (file name, text).
@@ -926,72 +920,21 @@ fn an_ingest_killed_at_any_rename_is_finished_by_the_next_run_with_the_same_byte
     assert_eq!(run_ingest(whole.path()).code, 0);
     tick(&whole.path().join("game"), NOW, &["-q", "--no-send"]);
     let expected = snap(whole.path());
-    let probe = copy_of(root.path());
-    let counted = std::process::Command::new("strace")
-        .args(["-f", "-c", "-U", "name,calls", "-e", "trace=rename"])
-        .arg(env!("CARGO_BIN_EXE_adjudicate"))
-        .args(["ingest", &probe.path().join("game").display().to_string()])
-        .args([
-            "--maildir",
-            &probe.path().join("mail").display().to_string(),
-        ])
-        .args(["--now", NOW])
-        .output()
-        .expect("strace runs (.ci/run installs it)");
-    let calls: usize = String::from_utf8_lossy(&counted.stderr)
-        .lines()
-        .find_map(|l| {
-            let mut w = l.split_whitespace();
-            (w.next() == Some("rename")).then(|| w.next()?.parse().ok())?
-        })
-        .unwrap_or(0);
-    assert!(calls >= 8, "only {calls} renames: the count is wrong");
-    for n in 1..=calls {
-        let copy = copy_of(root.path());
-        let killed = std::process::Command::new("strace")
-            .args(["-f", "-o", "/dev/null", "-e"])
-            .arg(format!("inject=rename:signal=SIGKILL:when={n}"))
-            .arg(env!("CARGO_BIN_EXE_adjudicate"))
-            .args(["ingest", &copy.path().join("game").display().to_string()])
-            .args(["--maildir", &copy.path().join("mail").display().to_string()])
-            .args(["--now", NOW])
-            .status()
-            .unwrap();
-        assert!(!killed.success(), "rename #{n}: ingest was not killed");
-        assert_eq!(
-            run_ingest(copy.path()).code,
-            0,
-            "rename #{n}: the re-run fails"
-        );
-        tick(&copy.path().join("game"), NOW, &["-q", "--no-send"]);
-        let after = snap(copy.path());
-        let litter: Vec<_> = after
-            .keys()
-            .filter(|p| p.to_string_lossy().contains(".adjudicate-"))
-            .collect();
-        assert!(
-            litter.is_empty(),
-            "rename #{n}: temp files left: {litter:?}"
-        );
-        let differ: Vec<_> = expected
-            .iter()
-            .filter(|(p, b)| after.get(*p) != Some(*b))
-            .map(|(p, _)| p)
-            .chain(after.keys().filter(|p| !expected.contains_key(*p)))
-            .collect();
-        assert!(
-            differ.is_empty(),
-            "rename #{n}: differs from an uninterrupted run: {differ:?}\n{}",
-            differ
-                .iter()
-                .map(|p| format!(
-                    "{}:\n{}\n---\n{}",
-                    p.display(),
-                    String::from_utf8_lossy(expected.get(*p).map_or(&[][..], |b| b)),
-                    String::from_utf8_lossy(after.get(*p).map_or(&[][..], |b| b))
-                ))
-                .collect::<Vec<_>>()
-                .join("\n")
-        );
-    }
+    let args = |copy: &Path| -> Vec<String> {
+        let game = copy.join("game").display().to_string();
+        let mail = copy.join("mail").display().to_string();
+        ["ingest", &game, "--maildir", &mail, "--now", NOW]
+            .map(String::from)
+            .to_vec()
+    };
+    let kill_points = crate::support::kill_at_every_rename(
+        || copy_of(root.path()),
+        args,
+        |n, copy| {
+            assert_eq!(run_ingest(copy).code, 0, "rename #{n}: the re-run fails");
+            tick(&copy.join("game"), NOW, &["-q", "--no-send"]);
+            crate::support::assert_finished_like(n, &snap(copy), &expected);
+        },
+    );
+    assert!(kill_points >= 8, "only {kill_points} kill points");
 }

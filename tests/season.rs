@@ -1325,42 +1325,29 @@ fn season_reports_killed_at_any_write_leave_no_temp_file_after_the_next_run() {
     let whole_season = whole.path().join(season.strip_prefix(root.path()).unwrap());
     assert_eq!(report(&whole_season).code, 0);
     let expected = snapshot(&whole_season);
-    let mut kill_points = 0;
-    for n in 1.. {
-        let copy = tempfile::tempdir().unwrap();
-        crate::support::copy_dir(root.path(), copy.path());
-        let copy_season = copy.path().join(season.strip_prefix(root.path()).unwrap());
-        let killed = std::process::Command::new("strace")
-            .args(["-f", "-o", "/dev/null", "-e"])
-            .arg(format!("inject=rename:signal=SIGKILL:when={n}"))
-            .arg(env!("CARGO_BIN_EXE_adjudicate"))
-            .args(["season", "report", s(&copy_season), "--no-send"])
-            .args(["--now", "2026-12-29T09:00:00Z"])
-            .status()
-            .expect("strace runs (.ci/run installs it)");
-        if killed.success() {
-            break; // fewer than n renames: every kill point is done
-        }
-        assert_eq!(
-            report(&copy_season).code,
-            0,
-            "rename #{n}: the re-run fails"
-        );
-        let after = snapshot(&copy_season);
-        let litter: Vec<_> = after
-            .keys()
-            .filter(|p| p.to_string_lossy().contains(".adjudicate-"))
-            .collect();
-        assert!(
-            litter.is_empty(),
-            "rename #{n}: temp files left: {litter:?}"
-        );
-        assert!(
-            after == expected,
-            "rename #{n}: differs from an uninterrupted run"
-        );
-        kill_points += 1;
-    }
+    let inside = |copy: &Path| copy.join(season.strip_prefix(root.path()).unwrap());
+    let kill_points = crate::support::kill_at_every_rename(
+        || {
+            let copy = tempfile::tempdir().unwrap();
+            crate::support::copy_dir(root.path(), copy.path());
+            copy
+        },
+        |copy| {
+            ["season", "report", s(&inside(copy)), "--no-send"]
+                .into_iter()
+                .chain(["--now", "2026-12-29T09:00:00Z"])
+                .map(String::from)
+                .collect()
+        },
+        |n, copy| {
+            assert_eq!(
+                report(&inside(copy)).code,
+                0,
+                "rename #{n}: the re-run fails"
+            );
+            crate::support::assert_finished_like(n, &snapshot(&inside(copy)), &expected);
+        },
+    );
     assert!(kill_points >= 8, "only {kill_points} kill points");
 }
 

@@ -290,6 +290,28 @@ impl SmtpServer {
     }
 }
 
+impl SmtpServer {
+    /// Relays each message file as is, over SMTP, from its envelope sender (`(sender, file)`;
+    /// `None`: the address of its From header) to host@example.org.
+    pub fn relay(&self, messages: &[(Option<&str>, &Path)]) {
+        let args: Vec<String> = messages
+            .iter()
+            .map(|(from, path)| format!("{}={}", from.unwrap_or(""), path.display()))
+            .collect();
+        let script = format!(
+            "import smtplib, sys, email\nfor arg in sys.argv[1:]:\n    sender, path = arg.split('=', 1)\n    raw = open(path, 'rb').read()\n    sender = sender or email.message_from_bytes(raw)['From'].split('<')[-1].strip('>\\\" ')\n    with smtplib.SMTP('127.0.0.1', {}) as s:\n        s.sendmail(sender, ['host@example.org'], raw)\n",
+            self.port
+        );
+        let status = Command::new("python3")
+            .arg("-c")
+            .arg(script)
+            .args(&args)
+            .status()
+            .unwrap();
+        assert!(status.success(), "the SMTP relay failed");
+    }
+}
+
 impl Drop for SmtpServer {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -313,4 +335,62 @@ pub fn header(message: &str, name: &str) -> Option<String> {
 pub fn closed_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.local_addr().unwrap().port()
+}
+
+/// Runs the binary with `args` under strace, killed (SIGKILL) at its `n`-th rename(2): a crash
+/// at each write without a hook in the code. Returns whether it was killed (`false`: it made
+/// fewer than `n` renames and ran to its end).
+pub fn killed_at_rename(n: usize, args: &[String]) -> bool {
+    let status = Command::new("strace")
+        .args(["-f", "-o", "/dev/null", "-e"])
+        .arg(format!("inject=rename:signal=SIGKILL:when={n}"))
+        .arg(env!("CARGO_BIN_EXE_adjudicate"))
+        .args(args)
+        .status()
+        .expect("strace runs (apt-get install strace; .ci/run installs it)");
+    !status.success()
+}
+
+/// Kills a run at every rename in turn, each on a fresh copy from `fresh`; after each kill,
+/// `after(n, copy)` re-runs and checks the copy. Returns how many kill points there were.
+pub fn kill_at_every_rename(
+    fresh: impl Fn() -> tempfile::TempDir,
+    args: impl Fn(&Path) -> Vec<String>,
+    mut after: impl FnMut(usize, &Path),
+) -> usize {
+    let mut n = 1;
+    loop {
+        let copy = fresh();
+        if !killed_at_rename(n, &args(copy.path())) {
+            return n - 1;
+        }
+        after(n, copy.path());
+        n += 1;
+    }
+}
+
+/// Asserts that a killed and finished run left no temp file and the same files as `expected`.
+pub fn assert_finished_like(
+    n: usize,
+    after: &std::collections::BTreeMap<PathBuf, Vec<u8>>,
+    expected: &std::collections::BTreeMap<PathBuf, Vec<u8>>,
+) {
+    let litter: Vec<_> = after
+        .keys()
+        .filter(|p| p.to_string_lossy().contains(".adjudicate-"))
+        .collect();
+    assert!(
+        litter.is_empty(),
+        "rename #{n}: temp files left: {litter:?}"
+    );
+    let differ: Vec<_> = expected
+        .iter()
+        .filter(|(p, b)| after.get(*p) != Some(*b))
+        .map(|(p, _)| p)
+        .chain(after.keys().filter(|p| !expected.contains_key(*p)))
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "rename #{n}: differs from an uninterrupted run: {differ:?}"
+    );
 }

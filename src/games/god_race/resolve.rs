@@ -576,41 +576,18 @@ fn finish(state: &mut State) -> Standings {
 
 /// The standings of the podium as it stands (the final ones once the race is over).
 pub fn standings(state: &State) -> Standings {
-    let mut god_points = [0u32; 5];
-    for (place, god) in state.podium.iter().enumerate() {
-        god_points[*god as usize] = 3u32.saturating_sub(place as u32);
-    }
-    let scores: Vec<u32> = state
-        .players
-        .values()
-        .map(|p| p.support.iter().map(|g| god_points[*g as usize]).sum())
-        .collect();
-    Standings {
-        god_points,
-        top: scores.iter().copied().max().unwrap_or(0),
-        bottom: scores.iter().copied().min().unwrap_or(0),
-        scores,
-    }
+    Standings::scored(state, podium_points(state))
 }
 
 /// The standings a race ends with: ruling 11's, or ruling 14's when the round cap stopped it
 /// before three gods finished.
 pub fn final_standings(state: &State) -> Standings {
     if state.podium.len() >= 3 {
-        standings(state)
-    } else {
-        capped_standings(state)
+        return standings(state);
     }
-}
-
-/// Ruling 14: a race stopped by `max_rounds` before three gods finished places the gods that did
-/// not finish after the podium by how far they got; gods on the same space share a place (and
-/// its points), so a place is never decided by a draw. Places score 3/2/1/0/0 as in ruling 11.
-fn capped_standings(state: &State) -> Standings {
-    let mut god_points = [0u32; 5];
-    for (place, god) in state.podium.iter().enumerate() {
-        god_points[*god as usize] = 3u32.saturating_sub(place as u32);
-    }
+    // Ruling 14: the gods that did not finish are placed after the podium by how far they got;
+    // gods on the same space share a place (and its points), so no place is decided by a draw.
+    let mut god_points = podium_points(state);
     let space = |g: &God| state.gods.get(g).copied().unwrap_or(0);
     let mut rest: Vec<God> = God::ALL
         .iter()
@@ -624,19 +601,39 @@ fn capped_standings(state: &State) -> Standings {
             .iter()
             .position(|g| space(g) == space(god))
             .unwrap_or(k);
-        let place = state.podium.len() + first;
-        god_points[*god as usize] = 3u32.saturating_sub(place as u32);
+        god_points[*god as usize] = place_points(state.podium.len() + first);
     }
-    let scores: Vec<u32> = state
-        .players
-        .values()
-        .map(|p| p.support.iter().map(|g| god_points[*g as usize]).sum())
-        .collect();
-    Standings {
-        god_points,
-        top: scores.iter().copied().max().unwrap_or(0),
-        bottom: scores.iter().copied().min().unwrap_or(0),
-        scores,
+    Standings::scored(state, god_points)
+}
+
+/// Ruling 11: places score 3/2/1/0/0 (place 0 is first).
+fn place_points(place: usize) -> u32 {
+    3u32.saturating_sub(place as u32)
+}
+
+/// The points of the gods on the podium (the others 0).
+fn podium_points(state: &State) -> [u32; 5] {
+    let mut god_points = [0u32; 5];
+    for (place, god) in state.podium.iter().enumerate() {
+        god_points[*god as usize] = place_points(place);
+    }
+    god_points
+}
+
+impl Standings {
+    /// Each player's score: the points of the two gods they support.
+    fn scored(state: &State, god_points: [u32; 5]) -> Standings {
+        let scores: Vec<u32> = state
+            .players
+            .values()
+            .map(|p| p.support.iter().map(|g| god_points[*g as usize]).sum())
+            .collect();
+        Standings {
+            god_points,
+            top: scores.iter().copied().max().unwrap_or(0),
+            bottom: scores.iter().copied().min().unwrap_or(0),
+            scores,
+        }
     }
 }
 
