@@ -384,38 +384,28 @@ fn a_tick_killed_at_any_rename_is_finished_by_the_next_with_the_same_bytes_and_n
     let expected = snapshot(whole.path());
 
     // Every write is a temp file renamed into place; mail moves to sent/: both are rename(2).
-    let mut kill_points = 0;
-    for syscall in ["rename"] {
-        let calls = count_calls(dir, AT_DEADLINE, syscall);
-        assert!(calls > 0, "{syscall} never called: the count is wrong");
-        for n in 1..=calls {
-            let copy = copy_of(dir);
-            let killed = std::process::Command::new("strace")
-                .args(["-f", "-o", "/dev/null", "-e"])
-                .arg(format!("inject={syscall}:signal=SIGKILL:when={n}"))
-                .arg(env!("CARGO_BIN_EXE_adjudicate"))
-                .args(["round".as_ref(), copy.path().as_os_str()])
-                .args(["--now", AT_DEADLINE, "-q"])
-                .status()
-                .unwrap();
-            assert!(!killed.success(), "{syscall} #{n}: the tick was not killed");
-            tick(copy.path(), AT_DEADLINE, &["-q"]);
-            let after = snapshot(copy.path());
-            let litter: Vec<_> = after
-                .keys()
-                .filter(|p| p.to_string_lossy().contains(".adjudicate-"))
-                .collect();
-            assert!(
-                litter.is_empty(),
-                "{syscall} #{n}: temp files left: {litter:?}"
-            );
-            assert!(
-                expected == after,
-                "{syscall} #{n}: the archive differs from an uninterrupted run"
-            );
-            kill_points += 1;
-        }
-    }
+    assert!(
+        count_calls(dir, AT_DEADLINE, "rename") > 0,
+        "rename never called: the count is wrong"
+    );
+    let kill_points = crate::support::kill_at_every_rename(
+        || copy_of(dir),
+        |copy| {
+            [
+                "round",
+                &copy.display().to_string(),
+                "--now",
+                AT_DEADLINE,
+                "-q",
+            ]
+            .map(String::from)
+            .to_vec()
+        },
+        |n, copy| {
+            tick(copy, AT_DEADLINE, &["-q"]);
+            crate::support::assert_finished_like(n, &snapshot(copy), &expected);
+        },
+    );
     assert!(kill_points >= 20, "only {kill_points} kill points");
 }
 
