@@ -9,7 +9,7 @@ use adjudicate::game_dir::GameDir;
 use adjudicate::games::god_race::GodRace;
 use adjudicate::games::{Game, Setup};
 use adjudicate::report::ResultFile;
-use adjudicate::round::{TickOptions, tick};
+use adjudicate::tick::{TickOptions, tick};
 use std::time::{Duration, Instant};
 
 const GODS: [&str; 5] = ["white", "blue", "black", "red", "green"];

@@ -9,7 +9,7 @@ use crate::games::{
     Game, GameId, death_match_pick::DeathMatchPick, final_ritual::FinalRitual, god_race::GodRace,
     meadow_assignment::MeadowAssignment, planar_control::PlanarControl, room_swap::RoomSwap,
 };
-use crate::round::{TickOptions, TickReport};
+use crate::tick::{TickOptions, TickReport};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -641,7 +641,7 @@ struct Tick<'a> {
 impl WithGame for Tick<'_> {
     type Output = TickReport;
     fn run<G: Game>(self) -> Result<TickReport> {
-        crate::round::tick::<G>(self.ctx, self.opts)
+        crate::tick::tick::<G>(self.ctx, self.opts)
     }
 }
 

@@ -28,7 +28,7 @@ impl WithGame for Check<'_> {
         // Host files: these are errors (exit 65 with file and key), not a list.
         ctx.renderer()?.check()?;
         crate::mail::Sender::new(&ctx.config.mail, &ctx.secrets)?;
-        let fresh = crate::round::setup::<G>(ctx)?; // game.toml and its options must deal a game
+        let fresh = crate::tick::setup::<G>(ctx)?; // game.toml and its options must deal a game
         let mut state = match ctx.load_state::<G>()? {
             Some(file) => file.game,
             None => fresh,
@@ -70,7 +70,7 @@ impl WithGame for Check<'_> {
             let round = G::round(&file.game);
             let receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
             let applied = file.receipts_applied.min(receipts.list.len());
-            crate::round::check_applied::<G>(ctx, &file.game, &receipts.list[..applied])?;
+            crate::tick::check_applied::<G>(ctx, &file.game, &receipts.list[..applied])?;
         }
         let round = G::round(&state);
         for entry in ctx.dir.submission_entries(round)? {
@@ -111,7 +111,7 @@ fn check_file<G: Game>(
         Ok(doc) => G::receive(state, player, &doc),
         Err(problem) => crate::games::Outcome::refused(problem),
     };
-    crate::round::finish::<G>(ctx, state, player, &mut outcome);
+    crate::tick::finish::<G>(ctx, state, player, &mut outcome);
     let problems = outcome.problems;
     Ok(problems.iter().map(|p| p.with_file(&shown)).collect())
 }

@@ -5,7 +5,7 @@
 //! Layers, from the outside in:
 //! - `cli` parses the command line into an `app::Command` (the only module that sees clap);
 //! - `app` runs one command and maps the outcome to an exit code;
-//! - `round` is the game-independent tick; `replay`, `status`, `check`, `new_game` the other commands;
+//! - `tick` is the game-independent round, in stages; `replay`, `status`, `check`, `new_game` the other commands;
 //! - `game_dir`, `receipts`, `render`, `mail` own files, templates and messages;
 //! - `games` holds the engines, pure functions of state, submissions and seed.
 
@@ -34,10 +34,10 @@ pub mod render;
 pub mod replay;
 pub mod report;
 pub mod rng;
-pub mod round;
 pub mod season;
 pub mod simulate;
 pub mod site;
 pub mod status;
 pub mod submission;
+pub mod tick;
 pub mod tick_cache;

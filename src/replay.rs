@@ -10,7 +10,7 @@ use crate::games::Game;
 use crate::problem::Problem;
 use crate::receipts::Receipts;
 use crate::report::ResultFile;
-use crate::round::{reapply, setup};
+use crate::tick::{reapply, setup};
 use std::path::Path;
 
 pub struct Replay<'a> {

@@ -49,7 +49,7 @@ impl WithGame for Status<'_> {
             ),
         };
         let receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
-        for line in crate::round::closed_round_files(ctx, round) {
+        for line in crate::tick::closed_round_files(ctx, round) {
             let _ = writeln!(out, "Warning: {line}");
         }
         // Indexed by player: one lookup each, whatever the number of players.

@@ -6,7 +6,7 @@ use crate::support::{example_dir, snapshot, submit};
 use adjudicate::context::GameContext;
 use adjudicate::game_dir::GameDir;
 use adjudicate::games::room_swap::RoomSwap;
-use adjudicate::round::{TickOptions, tick};
+use adjudicate::tick::{TickOptions, tick};
 use rand::RngExt;
 use rand::seq::IndexedRandom;
 use std::collections::BTreeMap;

@@ -346,6 +346,8 @@ pub fn killed_at_rename(n: usize, args: &[String]) -> bool {
         .arg(format!("inject=rename:signal=SIGKILL:when={n}"))
         .arg(env!("CARGO_BIN_EXE_adjudicate"))
         .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
         .status()
         .expect("strace runs (apt-get install strace; .ci/run installs it)");
     !status.success()

@@ -300,7 +300,7 @@ pub fn ingest<G: Game>(
             fates[i] = Fate::Flagged;
             continue;
         }
-        let skeleton = crate::round::latest_skeleton(ctx, round, &player);
+        let skeleton = crate::tick::latest_skeleton(ctx, round, &player);
         let found = incoming.submission(G::KEYS, skeleton.as_deref());
         let text = match &found.toml {
             Ok(t) => t.clone(),

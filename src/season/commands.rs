@@ -119,7 +119,7 @@ struct SetupCheck<'a> {
 impl WithGame for SetupCheck<'_> {
     type Output = ();
     fn run<G: Game>(self) -> Result<()> {
-        crate::round::setup::<G>(self.ctx).map(|_| ())
+        crate::tick::setup::<G>(self.ctx).map(|_| ())
     }
 }
 

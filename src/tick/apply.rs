@@ -1,0 +1,100 @@
+//! How a version is applied, the same for the tick, crash recovery, `replay` and `check`
+//! (`finish`, `reapply`), and the checks of a round's archive against state.toml
+//! (`check_applied`) and of files put into a closed round (`closed_round_files`).
+
+use crate::context::GameContext;
+use crate::doc::Doc;
+use crate::error::{Error, Result};
+use crate::games::{Game, Outcome};
+use crate::player_id::PlayerId;
+use crate::problem::Problem;
+use crate::receipts::Receipt;
+
+/// A line for each file put into the previous round's `submissions/` after it was resolved:
+/// nobody will read it, and the host should hear of it (the tick's summary, `status`).
+pub fn closed_round_files(ctx: &GameContext, round: u32) -> Vec<String> {
+    let Some(closed) = round.checked_sub(1) else {
+        return Vec::new();
+    };
+    ctx.dir
+        .late_files(closed)
+        .into_iter()
+        .map(|path| {
+            format!(
+                "{}: round {closed} is closed and this file came after it was resolved; it is not read (round {round}'s files go into {})",
+                path.display(),
+                ctx.dir.submissions(round).display()
+            )
+        })
+        .collect()
+}
+
+/// state.toml agrees with the receipts it says it applied: a player whose latest applied version
+/// was valid has a valid choice on file. A hand edit that deleted it (a live table, a meadow)
+/// would otherwise drop the player's submission without a word.
+pub fn check_applied<G: Game>(
+    ctx: &GameContext,
+    state: &G::State,
+    applied: &[Receipt],
+) -> Result<()> {
+    if !G::VALID_STAYS {
+        return Ok(());
+    }
+    let mut latest: std::collections::BTreeMap<&PlayerId, &Receipt> =
+        std::collections::BTreeMap::new();
+    for r in applied.iter().filter(|r| !r.refused) {
+        latest.insert(&r.player, r);
+    }
+    for (player, r) in latest {
+        if r.valid && G::plays(state, player) && !G::has_valid(state, player) {
+            return Err(Error::invalid(
+                ctx.dir.state_toml(),
+                format!("players.{player}"),
+                format!(
+                    "holds no valid choice for {player}, but their version {} of this round was valid and is applied (receipts.toml); restore state.toml from git (or remove it and run `adjudicate replay` to see what it should be)",
+                    r.n
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What every path that reads a version (tick, crash recovery, `replay`, `check`) does to the
+/// rules' outcome, so all say the same: an invalid version of a player who plays this round says
+/// what the deadline will do; no token is quoted back; the problems are in line order and
+/// bounded (`Outcome::bound`).
+pub fn finish<G: Game>(
+    ctx: &GameContext,
+    state: &G::State,
+    player: &PlayerId,
+    outcome: &mut Outcome,
+) {
+    outcome.plays = G::plays(state, player);
+    if !outcome.valid && outcome.if_not_fixed.is_none() && outcome.plays {
+        outcome.if_not_fixed = Some(G::if_not_fixed(state, player));
+    }
+    outcome.redact(&ctx.secrets.redactor);
+    outcome.bound();
+}
+
+/// Applies an archived version again (crash recovery and `replay`): a refused version changes
+/// nothing; any other is read from its `received/` copy and given to the rules.
+pub fn reapply<G: Game>(
+    ctx: &GameContext,
+    state: &mut G::State,
+    round: u32,
+    receipt: &Receipt,
+) -> Result<Outcome> {
+    let mut outcome = if receipt.refused {
+        Outcome::refused(Problem::general(receipt.problems.join("; ")))
+    } else {
+        let path = ctx.dir.received(round, &receipt.player, receipt.n);
+        let text = crate::game_dir::read_string(&path)?;
+        let doc = Doc::parse(&text)
+            .map_err(|p| Error::invalid(&path, format!("{}", p.line.unwrap_or(0)), p.message))?;
+        G::receive(state, &receipt.player, &doc)
+    };
+    finish::<G>(ctx, state, &receipt.player, &mut outcome);
+    Ok(outcome)
+}

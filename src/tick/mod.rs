@@ -1,0 +1,252 @@
+//! The game-independent tick, `adjudicate round GAME_DIR` (spec README, "The round lifecycle"):
+//! set up if needed, then the round's stages, each a module with a typed hand-off: `receive`
+//! (versions in arrival order, receipts; instant actions answer at once) → `answer`
+//! (acknowledgements once the tick knows whether it resolves, reminders) → `resolve` (is the
+//! round due; the rules' result) → `publish` (result.toml, reports, mail through `queue`); then
+//! state.toml last, and the send step.
+//!
+//! Invariants: all writes go through a `Plan` committed in order with state.toml last; every
+//! message and file is derived from the archive and the state, never from the clock except the
+//! receipt time and a message's Date, so a repeated or interrupted tick converges to the same bytes;
+//! a tick with nothing new plans nothing.
+
+use crate::context::{GameContext, StateFile};
+use crate::error::{Error, Result};
+use crate::games::{Game, Setup};
+use crate::mail::{SendReport, Sender, send_outbox};
+use crate::plan::Plan;
+use crate::player_id::PlayerId;
+use crate::render::Renderer;
+use crate::report::ResultFile;
+use jiff::Timestamp;
+use std::path::PathBuf;
+
+mod answer;
+mod apply;
+mod publish;
+mod queue;
+mod receive;
+mod resolve;
+
+pub use apply::{check_applied, closed_round_files, finish, reapply};
+use publish::publish;
+use queue::Mailer;
+use resolve::Due;
+
+#[derive(Debug, Clone)]
+pub struct TickOptions {
+    pub now: Timestamp,
+    pub force: bool,
+    pub dry_run: bool,
+    pub no_send: bool,
+}
+
+/// What a tick did, for the summary `round` prints.
+#[derive(Debug, Default)]
+pub struct TickReport {
+    pub set_up: bool,
+    pub round: u32,
+    pub over: bool,
+    pub received: Vec<Received>,
+    /// Instant answers and notices produced.
+    pub answers: usize,
+    pub resolved: Option<u32>,
+    pub deadline: Option<Timestamp>,
+    pub valid: usize,
+    pub expected: usize,
+    pub queued: Vec<String>,
+    /// Players a message was meant for who have no mail address (a set: one lookup per message).
+    pub unmailed: std::collections::BTreeSet<PlayerId>,
+    /// What the send step did (`None`: mail is off, `--no-send`, or a dry run).
+    pub mail: Option<SendReport>,
+    pub strays: Vec<String>,
+    /// Temp files of a killed run removed.
+    pub swept: usize,
+    /// Dry run: what would have been written (path, bytes; `None` for a folder).
+    pub planned: Vec<(PathBuf, Option<usize>)>,
+    /// The first moment the clock will make a tick act (a reminder window opens, the round is
+    /// due); `None`: only a new file or `--force` will.
+    pub until: Option<Timestamp>,
+}
+
+impl TickReport {
+    /// Whether the tick found nothing to do and wrote nothing (then the next one may be idle).
+    fn did_nothing(&self, wrote: bool) -> bool {
+        !wrote
+            && !self.set_up
+            && self.swept == 0
+            && self.received.is_empty()
+            && self.answers == 0
+            && self.resolved.is_none()
+            && self.queued.is_empty()
+            && self
+                .mail
+                .as_ref()
+                .is_none_or(|m| m.sent == 0 && m.refused.is_empty() && m.deferred.is_none())
+    }
+}
+
+#[derive(Debug)]
+pub struct Received {
+    pub player: PlayerId,
+    pub n: u32,
+    pub valid: bool,
+    /// Reached the host after the deadline: archived, not used.
+    pub late: bool,
+    pub problems: usize,
+}
+
+pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport> {
+    let renderer = ctx.renderer()?;
+    let mut plan = Plan::default();
+    let mut report = TickReport::default();
+    let loaded = ctx.load_state::<G>()?;
+    let mut file = match &loaded {
+        Some(f) => f.clone(),
+        None => {
+            report.set_up = true;
+            StateFile::new(ctx, 0, setup::<G>(ctx)?)
+        }
+    };
+    report.round = G::round(&file.game);
+    report.over = G::is_over(&file.game);
+    if !opts.dry_run {
+        // A killed tick wrote only into round 0 (the opening) and the round being played.
+        report.swept = ctx.dir.sweep_temp(&[0, report.round])?;
+    }
+    if report.set_up
+        && let Some(opening) = G::opening(&file.game)
+    {
+        let result = ResultFile::opening(ctx, G::round(&file.game), opening);
+        let mut mail = Mailer::new(ctx, &mut plan, &mut report, None);
+        publish::<G>(&mut mail, &renderer, &result, true, opts.now)?;
+    }
+    // Taken before anything is read: a file changed while this tick runs makes the next one full.
+    let idle_key = (!opts.dry_run)
+        .then(|| crate::tick_cache::key(ctx.dir.root(), report.round))
+        .flatten();
+    let mut seen = crate::tick_cache::Seen::load(ctx.dir.root(), report.round);
+    if !report.over {
+        play_round::<G>(
+            ctx,
+            opts,
+            &renderer,
+            &mut plan,
+            &mut file,
+            &mut report,
+            &mut seen,
+        )?;
+    }
+    // state.toml last: everything it refers to is on disk before it; written only when the
+    // state changed (so its bytes did too).
+    if loaded.as_ref() != Some(&file) {
+        let text = toml::to_string(&file).expect("state serializes");
+        plan.durable_file(ctx.dir.state_toml(), text);
+    }
+    if opts.dry_run {
+        report.planned = plan.entries().map(|(p, n)| (p.to_path_buf(), n)).collect();
+        return Ok(report);
+    }
+    let root = ctx.dir.root();
+    let wrote = !plan.is_empty();
+    if wrote {
+        crate::tick_cache::clear_idle(root)?;
+    }
+    plan.commit()?;
+    seen.save(root);
+    if !opts.no_send
+        && let Some(sender) = Sender::new(&ctx.config.mail, &ctx.secrets)?
+    {
+        report.mail = Some(send_outbox(&ctx.dir, &sender)?);
+    }
+    if let Some(key) = idle_key.filter(|_| report.did_nothing(wrote)) {
+        crate::tick_cache::save_idle(
+            root,
+            &crate::tick_cache::Idle {
+                key,
+                title: ctx.config.title.clone(),
+                // rounded up: never idle past the moment itself
+                until: report
+                    .until
+                    .map(|t| t.as_second() + i64::from(t.subsec_nanosecond() > 0)),
+                round: report.round,
+                over: report.over,
+                deadline: report.deadline.map(|t| t.to_string()),
+                valid: report.valid,
+                expected: report.expected,
+                strays: report.strays.clone(),
+            },
+        );
+    }
+    Ok(report)
+}
+
+pub fn setup<G: Game>(ctx: &GameContext) -> Result<G::State> {
+    let setup = Setup {
+        players: &ctx.config.players,
+        options: &ctx.config.options,
+        seed: ctx.config.seed,
+    };
+    G::setup(&setup).map_err(|e| Error::invalid(ctx.dir.game_toml(), e.key, e.message))
+}
+
+/// One round's work, in its four stages: receive, answer, resolve (when due), publish.
+fn play_round<G: Game>(
+    ctx: &GameContext,
+    opts: &TickOptions,
+    renderer: &Renderer,
+    plan: &mut Plan,
+    file: &mut StateFile<G::State>,
+    report: &mut TickReport,
+    seen: &mut crate::tick_cache::Seen,
+) -> Result<()> {
+    let round = G::round(&file.game);
+    let index = G::rounds_played(&file.game);
+    let info = ctx.game_info(round, index, None);
+    report.strays.extend(closed_round_files(ctx, round));
+    plan.dir(ctx.dir.submissions(round));
+    let deadline = ctx.deadline(index);
+    let mut mail = Mailer::new(ctx, plan, report, deadline);
+    let received = receive::receive::<G>(opts, &mut mail, file, seen)?;
+    let expected = G::expected(&file.game);
+    let valid = expected
+        .iter()
+        .filter(|p| G::has_valid(&file.game, p))
+        .count();
+    mail.report.expected = expected.len();
+    mail.report.valid = valid;
+    mail.report.deadline = deadline;
+    answer::remind::<G>(
+        opts.now, renderer, &mut mail, &info, &file.game, &expected, &received,
+    )?;
+    let all_valid = !expected.is_empty() && valid == expected.len();
+    match resolve::due(ctx, opts, deadline, all_valid) {
+        Due::Waiting { until } => {
+            mail.report.until = until;
+            mail.acknowledge_all(renderer, &info, received.pending, false)
+        }
+        Due::Now { dated } => {
+            mail.acknowledge_all(renderer, &info, received.pending, true)?;
+            resolve::resolve_round::<G>(renderer, &mut mail, file, dated)
+        }
+    }
+}
+
+/// The skeleton that ends `player`'s latest report (the one that asked for `round`: the previous
+/// round's, or the opening's), copied into a reminder so that it too can be answered by editing.
+pub(crate) fn latest_skeleton(ctx: &GameContext, round: u32, player: &PlayerId) -> Option<String> {
+    let file = format!("{player}.txt");
+    let reports = [
+        round.checked_sub(1).map(|r| ctx.dir.private(r, player)),
+        Some(ctx.dir.round(0).join("opening").join("private").join(&file)),
+    ];
+    let text = reports
+        .into_iter()
+        .flatten()
+        .find_map(|p| std::fs::read_to_string(p).ok())?;
+    let start = text.find("# Reply with this")?;
+    let end = text[start..]
+        .find("\n-- \n")
+        .map_or(text.len(), |e| start + e + 1);
+    Some(text[start..end].to_owned())
+}

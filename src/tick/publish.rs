@@ -1,0 +1,120 @@
+//! The tick's last stage: publish. A result is written with the reports rendered from it
+//! (`result.toml`, `public.txt`, `private/*.txt`) and queued as mail: the announcement once (to
+//! the list, or by Bcc in batches), each private report to its player.
+
+use super::queue::Mailer;
+use crate::error::Result;
+use crate::games::Game;
+use crate::mail::{Mail, MailKind, Recipient};
+use crate::player_id::PlayerId;
+use crate::render::Renderer;
+use crate::report::ResultFile;
+use jiff::Timestamp;
+
+/// Writes a result and its reports into its folder (`ResultFile::folder`) and queues them as
+/// mail: an opening as "the game begins" and a welcome, a round as its results and reports.
+pub(super) fn publish<G: Game>(
+    mail: &mut Mailer<'_>,
+    renderer: &Renderer,
+    result: &ResultFile,
+    opening: bool,
+    dated: Timestamp,
+) -> Result<()> {
+    let ctx = mail.ctx;
+    let round = result.meta.round;
+    let title = &ctx.config.title;
+    let (public_subject, private_subject) = if opening {
+        (
+            format!("{title}: the game begins"),
+            format!("{title}: welcome, and your first submission"),
+        )
+    } else {
+        (
+            format!("{title}: round {round} results"),
+            format!("{title}: round {round}, your private report"),
+        )
+    };
+    // An opening kept apart from round 0 is mailed under its own names, so that round 0's own
+    // results are queued too.
+    let (public_kind, private_kind) = if result.meta.opening {
+        (MailKind::Opening, MailKind::Welcome)
+    } else {
+        (MailKind::Public, MailKind::Private)
+    };
+    let reports = result.render::<G>(ctx, renderer)?;
+    let folder = result.folder(&ctx.dir);
+    mail.plan.file(folder.join("result.toml"), result.to_toml());
+    mail.plan
+        .file(folder.join("public.txt"), reports.public.clone());
+    // The announcement is one message (to the list, or by Bcc in batches), never one per player.
+    let public_to = match ctx.config.mail.public_to {
+        Some(_) => vec![Recipient::List],
+        None => bcc_batches(mail, reports.private.keys()),
+    };
+    for to in public_to {
+        mail.queue(Mail {
+            round,
+            kind: public_kind,
+            to,
+            seq: 0,
+            subject: public_subject.clone(),
+            body: reports.public.clone(),
+            date: dated,
+            in_reply_to: None,
+        })?;
+    }
+    // Chat players read the announcement in the channel: one file for the host to post.
+    if crate::mail::chat::any(&ctx.config) {
+        let announcement = Mail {
+            round,
+            kind: public_kind,
+            to: Recipient::List,
+            seq: 0,
+            subject: public_subject.clone(),
+            body: reports.public.clone(),
+            date: dated,
+            in_reply_to: None,
+        };
+        mail.queue_chat(crate::mail::chat::PUBLIC, &announcement)?;
+    }
+    // Each report moves into the plan (one copy in memory), after its message is formatted.
+    let mailing = ctx.config.mail.transport.queues();
+    for (player, text) in reports.private {
+        if mailing || crate::mail::chat::by_chat(&ctx.config, &player) {
+            mail.queue(Mail {
+                round,
+                kind: private_kind,
+                to: Recipient::Player(player.clone()),
+                seq: 0,
+                subject: private_subject.clone(),
+                body: text.clone(),
+                date: dated,
+                in_reply_to: None,
+            })?;
+        }
+        mail.plan
+            .file(folder.join("private").join(format!("{player}.txt")), text);
+    }
+    Ok(())
+}
+
+/// The players who get the announcement, in roster order, as batches of `mail.bcc_batch` (those
+/// without an address are noted as unmailed).
+fn bcc_batches<'p>(
+    mail: &mut Mailer<'_>,
+    players: impl Iterator<Item = &'p PlayerId>,
+) -> Vec<Recipient> {
+    let config = &mail.ctx.config;
+    if !config.mail.transport.queues() {
+        return Vec::new();
+    }
+    let mut mailed = Vec::new();
+    for id in players {
+        if config.player(id).is_some_and(|p| p.email.is_some()) {
+            mailed.push(id.clone());
+        } else {
+            mail.report.unmailed.insert(id.clone());
+        }
+    }
+    crate::mail::outbox::batches(&mailed, config.mail.bcc_batch)
+}

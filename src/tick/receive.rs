@@ -1,0 +1,199 @@
+//! The tick's first stage: receive. Applies what a killed tick left unapplied, then every new
+//! version of the current round in the order it reached the host (ties: player id): archived
+//! (redacted) in `received/`, screened, given to the rules (whose instant actions answer at
+//! once), and recorded in receipts.toml. Hands on the receipts and what waits to be
+//! acknowledged.
+
+use super::answer::{Pending, origin_of};
+use super::queue::Mailer;
+use super::{Received, TickOptions, check_applied, finish, reapply};
+use crate::clock;
+use crate::context::StateFile;
+use crate::error::{Error, Result};
+use crate::games::{Game, Outcome};
+use crate::ingest::Origins;
+use crate::player_id::PlayerId;
+use crate::problem::Problem;
+use crate::receipts::{Receipt, Receipts};
+use crate::submission::{screen, sha256_hex};
+use jiff::Timestamp;
+use std::collections::BTreeMap;
+
+/// What the receive stage hands on.
+pub(super) struct Receiving {
+    pub receipts: Receipts,
+    /// The latest receipt of each player, by position.
+    pub latest: BTreeMap<PlayerId, usize>,
+    /// Where ingest got each file from (mail, chat), and the messages that gave no version.
+    pub origins: Origins,
+    /// The versions to acknowledge, once the tick knows whether it resolves the round.
+    pub pending: Vec<Pending>,
+}
+
+pub(super) fn receive<G: Game>(
+    opts: &TickOptions,
+    mail: &mut Mailer<'_>,
+    file: &mut StateFile<G::State>,
+    seen: &mut crate::tick_cache::Seen,
+) -> Result<Receiving> {
+    let ctx = mail.ctx;
+    let round = G::round(&file.game);
+    let receipts_path = ctx.dir.receipts(round);
+    let mut receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
+    if file.receipts_applied > receipts.list.len() {
+        return Err(Error::invalid(
+            ctx.dir.state_toml(),
+            "receipts_applied",
+            format!(
+                "is {} but {} holds {} receipts",
+                file.receipts_applied,
+                receipts_path.display(),
+                receipts.list.len()
+            ),
+        ));
+    }
+    check_applied::<G>(ctx, &file.game, &receipts.list[..file.receipts_applied])?;
+    let deadline = mail.deadline;
+    // Where ingest got each file from (mail, chat): to record it, to date it by when it reached
+    // the host, to reply to the message, and to tell the player what text was not read.
+    let origins = crate::ingest::read_origins(ctx, round)?;
+
+    // Acknowledgements wait until the tick knows whether it resolves the round: one written by
+    // the tick that closes the round says so, instead of inviting new versions.
+    let mut pending: Vec<Pending> = Vec::new();
+    // A previous tick may have written receipts and died before state.toml: apply the rest.
+    for seq in file.receipts_applied..receipts.list.len() {
+        let receipt = receipts.list[seq].clone();
+        let outcome = reapply::<G>(ctx, &mut file.game, round, &receipt)?;
+        pending.push(Pending {
+            seq,
+            outcome,
+            origin: origin_of(&origins, &receipt).cloned(),
+            receipt,
+        });
+    }
+
+    // The latest receipt of each player, by position: one lookup per file, whatever the size.
+    let mut latest: std::collections::BTreeMap<PlayerId, usize> = receipts
+        .list
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.player.clone(), i))
+        .collect();
+    // New versions are received in the order they reached the host (ties: player id), so an
+    // instant action sees every version that reached the host before it, whatever the ids.
+    let mut arrivals = Vec::new();
+    for entry in ctx.dir.submission_entries(round)? {
+        let (player, path) = match entry {
+            crate::game_dir::SubmissionEntry::Stray { name, reason } => {
+                mail.report
+                    .strays
+                    .push(format!("submissions/{name}: {reason}; ignored"));
+                continue;
+            }
+            crate::game_dir::SubmissionEntry::File { player, path } => (player, path),
+        };
+        if ctx.config.player(&player).is_none() {
+            mail.report.strays.push(format!(
+                "submissions/{player}.toml: no player `{player}` in game.toml; ignored"
+            ));
+            continue;
+        }
+        // Hashed only if its size, mtime or inode changed since a tick last hashed it.
+        let (sha256, bytes) = seen
+            .hash(&format!("{player}.toml"), &path)
+            .map_err(|e| Error::io(&path, e))?;
+        if latest
+            .get(&player)
+            .is_some_and(|i| receipts.list[*i].sha256 == sha256)
+        {
+            continue;
+        }
+        let bytes = match bytes {
+            Some(bytes) => bytes,
+            None => std::fs::read(&path).map_err(|e| Error::io(&path, e))?,
+        };
+        // Where ingest got the file from, if it is still the file ingest wrote.
+        let origin = origins.origin.get(&player).filter(|o| o.sha256 == sha256);
+        // A file put in by hand reaches the host when a tick first sees it.
+        let reached = origin
+            .and_then(|o| Timestamp::from_second(o.reached).ok())
+            .unwrap_or(opts.now);
+        arrivals.push((reached, player, bytes, sha256, origin));
+    }
+    arrivals.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    let mut new_receipts = false;
+    for (reached, player, bytes, sha256, origin) in arrivals {
+        let last = latest.get(&player).map(|i| &receipts.list[*i]);
+        if let Some(i) = latest.get(&player) {
+            // A new version: the one it follows must be what its receipt says, or a hand edit
+            // of receipts.toml would pass for a version the player never sent.
+            receipts.list[*i].verify(&ctx.dir, round, *i)?;
+        }
+        let n = last.map_or(1, |r| r.n + 1);
+        let screened = screen(
+            &bytes,
+            ctx.secrets.tokens.get(&player).map(String::as_str),
+            &ctx.secrets.redactor,
+        );
+        // Spec README, "When a version counts": after the deadline, archived but never applied.
+        let late = deadline.filter(|d| reached > *d);
+        let refused = screened.doc.is_err() || late.is_some();
+        let mut outcome = match (&screened.doc, late) {
+            (_, Some(d)) => {
+                let (at, deadline) = clock::human_apart(reached, d);
+                Outcome::refused(Problem::general(format!(
+                    "reached the host {at}, after the deadline ({deadline}); not used"
+                )))
+            }
+            (Ok(doc), None) => G::receive(&mut file.game, &player, doc),
+            (Err(problem), None) => Outcome::refused(problem.clone()),
+        };
+        if late.is_none() {
+            finish::<G>(ctx, &file.game, &player, &mut outcome);
+        }
+        let archived = (screened.archive != bytes).then(|| sha256_hex(&screened.archive));
+        mail.plan
+            .file(ctx.dir.received(round, &player, n), screened.archive);
+        let receipt = Receipt {
+            player: player.clone(),
+            n,
+            at: clock::rfc3339(opts.now),
+            reached: Some(clock::rfc3339(reached)),
+            sha256,
+            archived,
+            source: origin.map_or_else(|| "file".to_owned(), |o| o.source.clone()),
+            message_id: origin.and_then(|o| o.message_id.clone()),
+            valid: outcome.valid,
+            problems: outcome.problems.iter().map(Problem::short).collect(),
+            refused,
+            late: late.is_some(),
+        };
+        mail.report.received.push(Received {
+            player,
+            n,
+            valid: outcome.valid,
+            late: receipt.late,
+            problems: outcome.problems.len(),
+        });
+        pending.push(Pending {
+            receipt: receipt.clone(),
+            seq: receipts.list.len(),
+            outcome,
+            origin: origin.cloned(),
+        });
+        latest.insert(receipt.player.clone(), receipts.list.len());
+        receipts.list.push(receipt);
+        new_receipts = true;
+    }
+    if new_receipts {
+        mail.plan.file(receipts_path, receipts.to_toml());
+    }
+    file.receipts_applied = receipts.list.len();
+    Ok(Receiving {
+        receipts,
+        latest,
+        origins,
+        pending,
+    })
+}

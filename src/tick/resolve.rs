@@ -1,0 +1,83 @@
+//! The tick's third stage: resolve. Whether the round is due (its deadline and grace passed,
+//! `early_close` with every expected player valid, or `--force`), and when due, the rules'
+//! resolution: the result, published, and the next round's state, which opens at the moment
+//! this one closed.
+
+use super::TickOptions;
+use super::publish::publish;
+use super::queue::Mailer;
+use crate::context::{GameContext, StateFile};
+use crate::error::Result;
+use crate::games::Game;
+use crate::render::Renderer;
+use crate::report::ResultFile;
+use jiff::Timestamp;
+
+/// Whether the round resolves in this tick.
+pub(super) enum Due {
+    /// Not yet: the first moment the clock will make a tick act (a reminder window opens, the
+    /// round is due), if any.
+    Waiting { until: Option<Timestamp> },
+    /// Now, dated at the deadline that made it due (so a tick re-run after a crash writes the
+    /// same bytes), or at the clock when it closes early or is forced.
+    Now { dated: Timestamp },
+}
+
+pub(super) fn due(
+    ctx: &GameContext,
+    opts: &TickOptions,
+    deadline: Option<Timestamp>,
+    all_valid: bool,
+) -> Due {
+    let schedule = ctx.config.schedule.as_ref();
+    let early = schedule.is_some_and(|s| s.early_close) && all_valid;
+    // `grace`: a due round waits a little, so that mail fetched every few minutes still counts.
+    let grace = schedule.and_then(|s| s.grace);
+    let due_at = deadline.map(|d| grace.map_or(d, |g| d.saturating_add(g).unwrap_or(d)));
+    if opts.force || early || due_at.is_some_and(|d| opts.now >= d) {
+        return Due::Now {
+            dated: deadline.filter(|d| opts.now >= *d).unwrap_or(opts.now),
+        };
+    }
+    let remind_from = deadline
+        .zip(schedule.and_then(|s| s.remind_before))
+        .map(|(d, before)| d.checked_sub(before).unwrap_or(d));
+    Due::Waiting {
+        until: [remind_from.filter(|r| opts.now < *r), due_at]
+            .into_iter()
+            .flatten()
+            .min(),
+    }
+}
+
+/// Resolves the round: the result and its reports published, the next round's state in `file`.
+pub(super) fn resolve_round<G: Game>(
+    renderer: &Renderer,
+    mail: &mut Mailer<'_>,
+    file: &mut StateFile<G::State>,
+    dated: Timestamp,
+) -> Result<()> {
+    let ctx = mail.ctx;
+    let round = G::round(&file.game);
+    let index = G::rounds_played(&file.game);
+    let resolution = G::resolve(&file.game, ctx.config.seed);
+    let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
+    // The round closes at `dated`: the next round takes every version that reaches the host
+    // after it, even before this round's scheduled deadline (an early close, `--force`).
+    let result = ResultFile::new(
+        ctx,
+        round,
+        index,
+        next_round,
+        Some(dated),
+        resolution.result,
+    );
+    publish::<G>(mail, renderer, &result, false, dated)?;
+    if let Some(next) = next_round {
+        mail.plan.dir(ctx.dir.submissions(next));
+    }
+    *file = StateFile::new(ctx, 0, resolution.state);
+    file.opened = Some(dated.as_second());
+    mail.report.resolved = Some(round);
+    Ok(())
+}
