@@ -219,159 +219,190 @@ pub fn ingest<G: Game>(
             ));
         }
     };
-    let round = G::round(&file.game);
-    let index = G::rounds_played(&file.game);
+    let window = Window {
+        round: G::round(&file.game),
+        index: G::rounds_played(&file.game),
+        // A message that reached the host before the previous round was resolved was meant for
+        // that round: it counts for neither (spec README, "When a version counts").
+        closed: opened::<G>(ctx, &file),
+    };
     // What a killed run (of ingest or a tick) left half-written: under the lock, nobody else's.
-    ctx.dir.sweep_temp(&[round])?;
-    // A message that reached the host before the previous round was resolved was meant for
-    // that round: it counts for neither (spec README, "When a version counts").
-    let closed = opened::<G>(ctx, &file);
+    ctx.dir.sweep_temp(&[window.round])?;
     let mut items = read_source(source, now.as_second())?;
     items.sort_by_key(Item::order);
-    let chat = matches!(source, Source::Chat(_));
-    let kind = if chat { "chat" } else { "mail" };
-    let mut report = IngestReport {
-        round,
-        ..IngestReport::default()
-    };
-    let mut replies = Replies {
-        ctx,
-        info: ctx.game_info(round, index, None),
-        now,
-        renderer: None,
-        mail: ctx.config.mail.transport.queues(),
-        chat,
-    };
-    let mut origins = read_origins(ctx, round)?;
-    let before = read_origins(ctx, round.saturating_sub(1)).ok();
-    let mut seen = if chat {
-        Some(seen::Seen::load(ctx)?)
-    } else {
-        None
-    };
-    let unused_before = origins.unused.len();
-    // Exactly one line per message: `lines[i]` is item i's, set once it is decided.
-    let mut lines: Vec<Option<String>> = vec![None; items.len()];
-    let mut fates: Vec<Fate> = items.iter().map(|_| Fate::Open).collect();
-    // The newest message of each player wins within a run (items are in arrival order).
-    let mut best: BTreeMap<PlayerId, Candidate> = BTreeMap::new();
-    let mut replaced: BTreeMap<PlayerId, u32> = BTreeMap::new();
+    let mut run = Run::new(ctx, source, now, G::KEYS, &window, items.len())?;
     for (i, item) in items.iter().enumerate() {
+        run.sort_out(i, item, &items)?;
+    }
+    let files = run.settle(&items)?;
+    run.commit(&items, files)
+}
+
+/// The round a run of ingest writes into: which round, how many were resolved before it, and
+/// when the one before it closed.
+struct Window {
+    round: u32,
+    index: u32,
+    closed: Option<jiff::Timestamp>,
+}
+
+/// One run of ingest over the messages of a source: each message sorted out (a candidate
+/// version, or answered and recorded), then the candidates settled against what is on file,
+/// then everything committed in a crash-safe order.
+struct Run<'a> {
+    ctx: &'a GameContext,
+    keys: &'static [&'static str],
+    now: jiff::Timestamp,
+    round: u32,
+    closed: Option<jiff::Timestamp>,
+    /// "mail" or "chat"
+    kind: &'static str,
+    report: IngestReport,
+    replies: Replies<'a>,
+    origins: Origins,
+    /// The previous round's record (the one-reply-an-hour limit spans the change of round).
+    before: Option<Origins>,
+    seen: Option<seen::Seen>,
+    /// How many messages that gave no version were on record before this run.
+    unused_before: usize,
+    written_origin: bool,
+    /// Exactly one line per message: `lines[i]` is item i's, set once it is decided.
+    lines: Vec<Option<String>>,
+    fates: Vec<Fate>,
+    /// The newest message of each player wins within a run (items are in arrival order).
+    best: BTreeMap<PlayerId, Candidate>,
+    replaced: BTreeMap<PlayerId, u32>,
+}
+
+impl<'a> Run<'a> {
+    fn new(
+        ctx: &'a GameContext,
+        source: &Source,
+        now: jiff::Timestamp,
+        keys: &'static [&'static str],
+        window: &Window,
+        messages: usize,
+    ) -> Result<Run<'a>> {
+        let chat = matches!(source, Source::Chat(_));
+        let origins = read_origins(ctx, window.round)?;
+        Ok(Run {
+            unused_before: origins.unused.len(),
+            ctx,
+            keys,
+            now,
+            round: window.round,
+            closed: window.closed,
+            kind: if chat { "chat" } else { "mail" },
+            report: IngestReport {
+                round: window.round,
+                ..IngestReport::default()
+            },
+            replies: Replies {
+                ctx,
+                info: ctx.game_info(window.round, window.index, None),
+                now,
+                renderer: None,
+                mail: ctx.config.mail.transport.queues(),
+                chat,
+            },
+            origins,
+            before: read_origins(ctx, window.round.saturating_sub(1)).ok(),
+            seen: if chat {
+                Some(seen::Seen::load(ctx)?)
+            } else {
+                None
+            },
+            written_origin: false,
+            lines: vec![None; messages],
+            fates: (0..messages).map(|_| Fate::Open).collect(),
+            best: BTreeMap::new(),
+            replaced: BTreeMap::new(),
+        })
+    }
+
+    /// Message `i`: answered and recorded now (unreadable, not a player, automatic, no
+    /// submission, a token problem, before the previous round closed), or kept as its player's
+    /// candidate version.
+    fn sort_out(&mut self, i: usize, item: &Item, items: &[Item]) -> Result<()> {
         let label = &item.label;
         let incoming = match &item.incoming {
             Ok(incoming) => incoming,
             Err(why) => {
-                lines[i] = Some(format!("{label}: {why}; ignored"));
-                fates[i] = Fate::Flagged;
-                continue;
+                self.lines[i] = Some(format!("{label}: {why}; ignored"));
+                self.fates[i] = Fate::Flagged;
+                return Ok(());
             }
         };
-        if let Some(seen) = &seen
+        if let Some(seen) = &self.seen
             && seen.has(incoming)
         {
-            fates[i] = Fate::Skipped;
-            continue;
+            self.fates[i] = Fate::Skipped;
+            return Ok(());
         }
-        let redactor = &ctx.secrets.redactor;
+        let redactor = &self.ctx.secrets.redactor;
         let unused = |player: Option<&PlayerId>, why: String, replied: bool| {
             unused_entry(incoming, redactor, player, why, replied)
         };
-        let Some(player) = player_of(ctx, incoming, kind) else {
+        let Some(player) = player_of(self.ctx, incoming, self.kind) else {
             let line = format!(
                 "{label}: from {}, who is not a player: not used, not answered (listed under \"mail not used\"){}",
                 incoming.sender,
                 besides(&incoming.first_lines(2))
             );
-            report.warnings.push(line.clone());
-            lines[i] = Some(line);
-            origins.record(unused(None, "not a player".into(), false));
-            fates[i] = Fate::Flagged;
-            continue;
+            self.report.warnings.push(line.clone());
+            self.lines[i] = Some(line);
+            self.origins
+                .record(unused(None, "not a player".into(), false));
+            self.fates[i] = Fate::Flagged;
+            return Ok(());
         };
         if let Some(why) = &incoming.automatic {
-            lines[i] = Some(format!(
+            self.lines[i] = Some(format!(
                 "{label}: from {player}: automatic mail ({why}); not used, not answered"
             ));
-            origins.record(unused(
+            self.origins.record(unused(
                 Some(&player),
                 format!("automatic mail ({why})"),
                 false,
             ));
-            fates[i] = Fate::Flagged;
-            continue;
+            self.fates[i] = Fate::Flagged;
+            return Ok(());
         }
-        let skeleton = crate::tick::latest_skeleton(ctx, round, &player);
-        let found = incoming.submission(G::KEYS, skeleton.as_deref());
+        let skeleton = crate::tick::latest_skeleton(self.ctx, self.round, &player);
+        let found = incoming.submission(self.keys, skeleton.as_deref());
         let text = match &found.toml {
             Ok(t) => t.clone(),
             Err(nothing) => {
-                let id = safe_id(incoming, &ctx.secrets.redactor);
-                let limited = origins.replied_within_hour(&incoming.sender, incoming.reached, &id)
-                    || before.as_ref().is_some_and(|b| {
-                        b.replied_within_hour(&incoming.sender, incoming.reached, &id)
-                    });
-                let told = !limited && replies.nothing(&player, incoming, nothing, G::KEYS)?;
-                let answer = match (limited, told) {
-                    (true, _) => "not answered (one such reply an hour)",
-                    (false, true) => "the player is told",
-                    (false, false) => NOT_TOLD,
-                };
-                let line = format!(
-                    "{label}: from {player}: {}; {answer}{}",
-                    nothing.short(),
-                    besides(&found.ignored)
+                let line = self.no_submission(&player, incoming, nothing)?;
+                self.decide(
+                    i,
+                    format!("{label}: from {player}: {line}{}", besides(&found.ignored)),
+                    true,
                 );
-                report.warnings.push(line.clone());
-                lines[i] = Some(line);
-                origins.record(unused(Some(&player), nothing.short(), told));
-                fates[i] = Fate::Done;
-                continue;
+                return Ok(());
             }
         };
-        if let Some(expected) = ctx.secrets.tokens.get(&player) {
-            // The token is checked once the text is read: a file that does not parse goes on to
-            // the tick, which reports the TOML problem first; a token is only said not to match
-            // when one was read.
-            let verdict = match token_in(&text) {
-                Some(given) if given == *expected => None,
-                Some(_) => Some("does not match"),
-                None if parses(&text) => Some("is missing"),
-                None => None, // the tick reports the TOML problem first
-            };
-            if let Some(verdict) = verdict {
-                let told = replies.rejected(&player, incoming, verdict == "does not match")?;
-                lines[i] = Some(format!(
-                    "{label}: from {} claiming to be {player}: token {verdict}; rejected, {}",
-                    incoming.sender,
-                    if told { "the sender is told" } else { NOT_TOLD }
-                ));
-                origins.record(unused(Some(&player), format!("token {verdict}"), told));
-                fates[i] = Fate::Done;
-                continue;
-            }
+        if let Some(line) = self.refused_token(&player, incoming, &text)? {
+            self.decide(
+                i,
+                format!(
+                    "{label}: from {} claiming to be {player}: {line}",
+                    incoming.sender
+                ),
+                false,
+            );
+            return Ok(());
         }
-        let reached = jiff::Timestamp::from_second(incoming.reached).unwrap_or(now);
-        if let Some(close) = closed.filter(|c| reached <= *c) {
-            let missed = round.saturating_sub(1);
-            let (at, close_at) = crate::clock::human_apart(reached, close);
-            let told = replies.late(&player, incoming, missed, close)?;
-            let warning = format!(
-                "{label}: from {player}: reached the host {at}, before round {missed} closed ({close_at}), but round {missed} was resolved before it was fetched; used for neither round {missed} nor round {round}, {}{}{}",
-                if told { "the player is told" } else { NOT_TOLD },
+        if let Some(line) = self.before_close(&player, incoming)? {
+            let line = format!(
+                "{label}: from {player}: {line}{}{}",
                 time_note(incoming),
                 besides(&found.ignored)
             );
-            report.warnings.push(warning.clone());
-            lines[i] = Some(warning);
-            origins.record(unused(
-                Some(&player),
-                format!("reached the host before round {missed} closed"),
-                told,
-            ));
-            fates[i] = Fate::Done;
-            continue;
+            self.decide(i, line, true);
+            return Ok(());
         }
-        if let Some(previous) = best.insert(
+        if let Some(previous) = self.best.insert(
             player.clone(),
             Candidate {
                 item: i,
@@ -380,145 +411,272 @@ pub fn ingest<G: Game>(
             },
         ) {
             let p = previous.item;
-            lines[p] = Some(format!(
+            self.lines[p] = Some(format!(
                 "{}: from {player}: superseded by a newer message in this run ({label}); its acknowledgement says so",
                 items[p].label
             ));
-            fates[p] = Fate::Done;
-            *replaced.entry(player.clone()).or_default() += 1;
+            self.fates[p] = Fate::Done;
+            *self.replaced.entry(player.clone()).or_default() += 1;
         }
+        Ok(())
     }
-    let mut written_origin = origins.unused.len() != unused_before;
-    // The submissions to write, once their origins are on disk.
-    let mut files: Vec<(PathBuf, String)> = Vec::new();
-    for (player, candidate) in best {
+
+    /// Records message `i`'s one log line (also a warning for the host's stderr when `warn`).
+    fn decide(&mut self, i: usize, line: String, warn: bool) {
+        if warn {
+            self.report.warnings.push(line.clone());
+        }
+        self.lines[i] = Some(line);
+        self.fates[i] = Fate::Done;
+    }
+
+    fn unused(&self, player: &PlayerId, incoming: &Incoming, why: String, replied: bool) -> Unused {
+        unused_entry(
+            incoming,
+            &self.ctx.secrets.redactor,
+            Some(player),
+            why,
+            replied,
+        )
+    }
+
+    /// A player's message without a submission: answered (at most once an hour per sender) and
+    /// recorded. Returns the rest of its log line.
+    fn no_submission(
+        &mut self,
+        player: &PlayerId,
+        incoming: &Incoming,
+        nothing: &Nothing,
+    ) -> Result<String> {
+        let id = safe_id(incoming, &self.ctx.secrets.redactor);
+        let limited = [Some(&self.origins), self.before.as_ref()]
+            .into_iter()
+            .flatten()
+            .any(|o| o.replied_within_hour(&incoming.sender, incoming.reached, &id));
+        let told = !limited && self.replies.nothing(player, incoming, nothing, self.keys)?;
+        let answer = match (limited, told) {
+            (true, _) => "not answered (one such reply an hour)",
+            (false, true) => "the player is told",
+            (false, false) => NOT_TOLD,
+        };
+        let entry = self.unused(player, incoming, nothing.short(), told);
+        self.origins.record(entry);
+        Ok(format!("{}; {answer}", nothing.short()))
+    }
+
+    /// The token, checked once the text is read: a file that does not parse goes on to the tick,
+    /// which reports the TOML problem first; a token is only said not to match when one was
+    /// read. Returns the rest of the log line of a message refused for its token.
+    fn refused_token(
+        &mut self,
+        player: &PlayerId,
+        incoming: &Incoming,
+        text: &str,
+    ) -> Result<Option<String>> {
+        let Some(expected) = self.ctx.secrets.tokens.get(player) else {
+            return Ok(None);
+        };
+        let verdict = match token_in(text) {
+            Some(given) if given == *expected => return Ok(None),
+            Some(_) => "does not match",
+            None if parses(text) => "is missing",
+            None => return Ok(None), // the tick reports the TOML problem first
+        };
+        let told = self
+            .replies
+            .rejected(player, incoming, verdict == "does not match")?;
+        let entry = self.unused(player, incoming, format!("token {verdict}"), told);
+        self.origins.record(entry);
+        Ok(Some(format!(
+            "token {verdict}; rejected, {}",
+            if told { "the sender is told" } else { NOT_TOLD }
+        )))
+    }
+
+    /// A message that reached the host before the previous round closed, fetched after it was
+    /// resolved: used for neither round, answered. Returns the rest of its log line.
+    fn before_close(&mut self, player: &PlayerId, incoming: &Incoming) -> Result<Option<String>> {
+        let reached = jiff::Timestamp::from_second(incoming.reached).unwrap_or(self.now);
+        let Some(close) = self.closed.filter(|c| reached <= *c) else {
+            return Ok(None);
+        };
+        let (round, missed) = (self.round, self.round.saturating_sub(1));
+        let (at, close_at) = crate::clock::human_apart(reached, close);
+        let told = self.replies.late(player, incoming, missed, close)?;
+        let why = format!("reached the host before round {missed} closed");
+        let entry = self.unused(player, incoming, why, told);
+        self.origins.record(entry);
+        Ok(Some(format!(
+            "reached the host {at}, before round {missed} closed ({close_at}), but round {missed} was resolved before it was fetched; used for neither round {missed} nor round {round}, {}",
+            if told { "the player is told" } else { NOT_TOLD }
+        )))
+    }
+
+    /// Each player's candidate against what is on file: older (answered), the same (answered),
+    /// or a new submission to write. Returns the files to write.
+    fn settle(&mut self, items: &[Item]) -> Result<Vec<(PathBuf, String)>> {
+        self.written_origin |= self.origins.unused.len() != self.unused_before;
+        // The submissions to write, once their origins are on disk.
+        let mut files: Vec<(PathBuf, String)> = Vec::new();
+        let best = std::mem::take(&mut self.best);
+        for (player, candidate) in best {
+            self.settle_one(items, player, candidate, &mut files)?;
+        }
+        Ok(files)
+    }
+
+    fn settle_one(
+        &mut self,
+        items: &[Item],
+        player: PlayerId,
+        candidate: Candidate,
+        files: &mut Vec<(PathBuf, String)>,
+    ) -> Result<()> {
         let i = candidate.item;
         let item = &items[i];
         let label = &item.label;
-        fates[i] = Fate::Done;
+        self.fates[i] = Fate::Done;
         let Ok(incoming) = &item.incoming else {
-            continue; // only readable messages are candidates
+            return Ok(()); // only readable messages are candidates
         };
         let text = candidate.text;
         let found = candidate.found;
         let sha256 = sha256_hex(text.as_bytes());
-        let path = ctx.dir.submissions(round).join(format!("{player}.toml"));
-        let on_file = origins.origin.get(&player);
+        let path = self
+            .ctx
+            .dir
+            .submissions(self.round)
+            .join(format!("{player}.toml"));
+        let on_file = self.origins.origin.get(&player);
         if let Some(newer) =
             on_file.filter(|o| (incoming.reached, incoming.sent) < (o.reached, o.sent))
         {
             let why = Nothing::Older {
                 newer: newer.reached,
             };
-            let told = replies.nothing(&player, incoming, &why, G::KEYS)?;
-            lines[i] = Some(format!(
+            let told = self.replies.nothing(&player, incoming, &why, self.keys)?;
+            self.lines[i] = Some(format!(
                 "{label}: from {player}: older than the version on file; not applied, {}",
                 if told { "the player is told" } else { NOT_TOLD }
             ));
             let entry = unused_entry(
                 incoming,
-                &ctx.secrets.redactor,
+                &self.ctx.secrets.redactor,
                 Some(&player),
                 why.short(),
                 told,
             );
-            origins.record(entry);
-            written_origin = true;
-            continue;
+            self.origins.record(entry);
+            self.written_origin = true;
+            return Ok(());
         }
         let current = std::fs::read(&path).ok().map(|b| sha256_hex(&b));
-        // This very message, recorded by a run that was killed before it finished: finish it.
-        let id = safe_id(incoming, &ctx.secrets.redactor);
+        // This very message, recorded by a run that was killed self.before it finished: finish it.
+        let id = safe_id(incoming, &self.ctx.secrets.redactor);
         let interrupted =
             on_file.is_some_and(|o| o.sha256 == sha256 && id.is_some() && o.message_id == id);
         if current.as_deref() == Some(sha256.as_str()) && !interrupted {
             let on_file_reached = on_file.map(|o| o.reached);
-            let told = replies.same(&player, incoming, &sha256, on_file_reached)?;
-            lines[i] = Some(format!(
+            let told = self
+                .replies
+                .same(&player, incoming, &sha256, on_file_reached)?;
+            self.lines[i] = Some(format!(
                 "{label}: from {player}: the version already on file; not written, {}{}",
                 if told { "the player is told" } else { NOT_TOLD },
                 besides(&found.ignored)
             ));
-            continue;
+            return Ok(());
         }
         files.push((path, text));
         // An interrupted run's origin stands as it wrote it (the messages it superseded may
         // have left new/ since).
         if !interrupted {
             let origin = origin_of(
-                kind,
+                self.kind,
                 incoming,
                 id,
                 sha256,
                 &found,
-                replaced.get(&player),
-                ctx,
+                self.replaced.get(&player),
+                self.ctx,
             );
-            origins.origin.insert(player.clone(), origin);
-            written_origin = true;
+            self.origins.origin.insert(player.clone(), origin);
+            self.written_origin = true;
         }
-        let reached = jiff::Timestamp::from_second(incoming.reached).unwrap_or(now);
-        lines[i] = Some(format!(
-            "{label}: from {player}: written as the round {round} submission (reached the host {}){}{}",
+        let reached = jiff::Timestamp::from_second(incoming.reached).unwrap_or(self.now);
+        self.lines[i] = Some(format!(
+            "{label}: from {player}: written as the round {} submission (reached the host {}){}{}",
+            self.round,
             crate::clock::rfc3339(reached),
             time_note(incoming),
             besides(&found.ignored)
         ));
-        report.written.push((player, label.clone()));
+        self.report.written.push((player, label.clone()));
+        Ok(())
     }
-    // Crash safety: the origins first, then the files they describe. Killed in between, a file
-    // and its origin disagree (the tick then ignores the origin and sees the old file), and the
-    // re-run, which finds every message still in new/, finishes the job with the same bytes.
-    if written_origin {
-        crate::game_dir::create_dir(&ctx.dir.submissions(round))?;
-        write_atomic(&origins_path(ctx, round), origins.to_toml().as_bytes())?;
-    }
-    for (path, text) in &files {
-        write_atomic(path, text.as_bytes())?;
-    }
-    if let Some(seen) = &mut seen {
-        for (item, fate) in items.iter().zip(&fates) {
-            if let (Ok(incoming), false) = (&item.incoming, matches!(fate, Fate::Skipped)) {
-                seen.add(incoming);
+
+    /// Writes what the run decided, in the order that keeps it crash-safe, and moves the
+    /// Maildir messages last.
+    fn commit(mut self, items: &[Item], files: Vec<(PathBuf, String)>) -> Result<IngestReport> {
+        // Crash safety: the self.origins first, then the files they describe. Killed in between, a file
+        // and its origin disagree (the tick then ignores the origin and sees the old file), and the
+        // re-run, which finds every message still in new/, finishes the job with the same bytes.
+        if self.written_origin {
+            crate::game_dir::create_dir(&self.ctx.dir.submissions(self.round))?;
+            write_atomic(
+                &origins_path(self.ctx, self.round),
+                self.origins.to_toml().as_bytes(),
+            )?;
+        }
+        for (path, text) in &files {
+            write_atomic(path, text.as_bytes())?;
+        }
+        if let Some(seen) = &mut self.seen {
+            for (item, fate) in items.iter().zip(&self.fates) {
+                if let (Ok(incoming), false) = (&item.incoming, matches!(fate, Fate::Skipped)) {
+                    seen.add(incoming);
+                }
+            }
+            seen.save(self.ctx)?;
+        }
+        // A player may write a token anywhere, prose included: none reaches the log or stderr.
+        let redactor = &self.ctx.secrets.redactor;
+        self.report.log = self
+            .lines
+            .into_iter()
+            .flatten()
+            .map(|l| redactor.redact(&l).into_owned())
+            .collect();
+        for warning in &mut self.report.warnings {
+            *warning = redactor.redact(warning).into_owned();
+        }
+        if !self.report.log.is_empty() {
+            let log = self.ctx.dir.root().join("ingest.log");
+            let mut text = read_optional(&log)?.unwrap_or_default();
+            // a line already there was written by a run killed before it moved its messages
+            let known: std::collections::HashSet<String> =
+                text.lines().map(str::to_owned).collect();
+            for line in &self.report.log {
+                let line = format!("{} {line}", crate::clock::rfc3339(self.now));
+                if !known.contains(&line) {
+                    text.push_str(&line);
+                    text.push('\n');
+                }
+            }
+            write_atomic(&log, text.as_bytes())?;
+        }
+        // Only now, with every submission and the log written, are the messages handled.
+        for (item, fate) in items.iter().zip(&self.fates) {
+            if let Some(file) = &item.maildir_file {
+                let flags = match fate {
+                    Fate::Flagged => "FS",
+                    _ => "S",
+                };
+                mark(file, flags)?;
             }
         }
-        seen.save(ctx)?;
+        Ok(self.report)
     }
-    // A player may write a token anywhere, prose included: none reaches the log or stderr.
-    let redactor = &ctx.secrets.redactor;
-    report.log = lines
-        .into_iter()
-        .flatten()
-        .map(|l| redactor.redact(&l).into_owned())
-        .collect();
-    for warning in &mut report.warnings {
-        *warning = redactor.redact(warning).into_owned();
-    }
-    if !report.log.is_empty() {
-        let log = ctx.dir.root().join("ingest.log");
-        let mut text = read_optional(&log)?.unwrap_or_default();
-        // a line already there was written by a run killed before it moved its messages
-        let known: std::collections::HashSet<String> = text.lines().map(str::to_owned).collect();
-        for line in &report.log {
-            let line = format!("{} {line}", crate::clock::rfc3339(now));
-            if !known.contains(&line) {
-                text.push_str(&line);
-                text.push('\n');
-            }
-        }
-        write_atomic(&log, text.as_bytes())?;
-    }
-    // Only now, with every submission and the log written, are the messages handled.
-    for (item, fate) in items.iter().zip(&fates) {
-        if let Some(file) = &item.maildir_file {
-            let flags = match fate {
-                Fate::Flagged => "FS",
-                _ => "S",
-            };
-            mark(file, flags)?;
-        }
-    }
-    Ok(report)
 }
 
 /// Moves a Maildir message from `new/` to `cur/` with `flags` (`S` seen; `F` flagged: for the
