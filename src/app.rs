@@ -45,7 +45,7 @@ pub enum Command {
         dry_run: bool,
         no_send: bool,
         verbosity: Verbosity,
-        /// `game_dir` is a root: every game under it (`crate::every_game`).
+        /// `game_dir` is a root: every game under it (`crate::all_games`).
         all: bool,
     },
     Render {
@@ -229,7 +229,7 @@ fn execute(command: Command) -> Result<u8> {
                 return Ok(exit::OK);
             }
             let mut codes = Vec::new();
-            for dir in crate::every_game::game_dirs(&game_dir)? {
+            for dir in crate::all_games::game_dirs(&game_dir)? {
                 match status_of(dir.clone(), now) {
                     // one line: the title, then what is not a player's own line
                     Ok(text) => {
@@ -242,7 +242,7 @@ fn execute(command: Command) -> Result<u8> {
                     Err(e) => codes.push(report_error(&e)),
                 }
             }
-            Ok(crate::every_game::most_serious(codes))
+            Ok(crate::all_games::most_serious(codes))
         }
         Command::Round {
             game_dir,
@@ -263,7 +263,7 @@ fn execute(command: Command) -> Result<u8> {
                 return tick_game(game_dir, &opts, verbosity);
             }
             let mut codes = Vec::new();
-            let (games, seasons) = crate::every_game::games_and_seasons(&game_dir)?;
+            let (games, seasons) = crate::all_games::games_and_seasons(&game_dir)?;
             for dir in games {
                 if verbosity == Verbosity::Normal {
                     println!("== {}", dir.display());
@@ -282,7 +282,7 @@ fn execute(command: Command) -> Result<u8> {
                     );
                 }
             }
-            Ok(crate::every_game::most_serious(codes))
+            Ok(crate::all_games::most_serious(codes))
         }
         Command::Render { game_dir, round } => {
             let ctx = GameContext::load(GameDir::open(game_dir)?)?;
@@ -586,7 +586,7 @@ fn site(
             "adjudicate: site: nothing written ({} game(s) could not be read); fix them, or publish the rest with --skip-broken",
             report.errors.len()
         );
-        return Ok(crate::every_game::most_serious(codes));
+        return Ok(crate::all_games::most_serious(codes));
     }
     if verbosity == Verbosity::Normal {
         println!(
@@ -599,7 +599,7 @@ fn site(
             started.elapsed().as_millis()
         );
     }
-    Ok(crate::every_game::most_serious(codes))
+    Ok(crate::all_games::most_serious(codes))
 }
 
 /// Tells the host (on stderr) about messages that were refused or could not be sent, and gives the

@@ -9,6 +9,7 @@
 //! - `game_dir`, `receipts`, `render`, `mail` own files, templates and messages;
 //! - `games` holds the engines, pure functions of state, submissions and seed.
 
+pub mod all_games;
 pub mod app;
 pub mod check;
 pub mod cli;
@@ -16,15 +17,14 @@ pub mod clock;
 pub mod config;
 pub mod context;
 pub mod doc;
+pub mod ending;
 pub mod error;
-pub mod every_game;
 pub mod game_dir;
 pub mod games;
 pub mod host_file;
 pub mod ingest;
 pub mod mail;
 pub mod new_game;
-pub mod outcome;
 pub mod plan;
 pub mod player_id;
 pub mod problem;

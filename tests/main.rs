@@ -4,13 +4,13 @@
 
 mod support;
 
+mod all_games;
 mod arrival_order;
 mod bad_input;
 mod cases;
 mod cli;
 mod deadlines;
 mod endings;
-mod every_game;
 mod example;
 mod final_ritual;
 mod first_game;

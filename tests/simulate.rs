@@ -11,7 +11,7 @@ use adjudicate::games::god_race::bots::View;
 use adjudicate::games::god_race::gods::God;
 use adjudicate::games::planar_control::PlanarControl;
 use adjudicate::games::room_swap::RoomSwap;
-use adjudicate::simulate::plan::{Base, Plan, Request};
+use adjudicate::simulate::plan::{Base, Request, Simulation};
 use adjudicate::simulate::{Simulated, game_seed, play_recorded};
 use std::collections::BTreeMap;
 use std::fs;
@@ -144,7 +144,10 @@ fn setting<G: Simulated>(bots: &str) -> adjudicate::simulate::plan::Setting {
         quiet: true,
     };
     let base = Base::find(G::ID.name()).unwrap();
-    Plan::new::<G>(&request, base).unwrap().settings.remove(0)
+    Simulation::new::<G>(&request, base)
+        .unwrap()
+        .settings
+        .remove(0)
 }
 
 /// A game directory for game `index` of `setting`: the same players, options and seed.

@@ -428,9 +428,9 @@ fn read_match(
     };
     let publics: Vec<&Table> = results.iter().map(|r| &r.public).collect();
     let outcome = if over {
-        crate::outcome::read(ctx.config.game, &publics)
+        crate::ending::read(ctx.config.game, &publics)
     } else {
-        crate::outcome::Outcome::default()
+        crate::ending::Ending::default()
     };
     Ok(Match {
         folder,

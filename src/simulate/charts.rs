@@ -4,7 +4,7 @@
 //! (each titled and described for screen readers) and the printed report. Every file is written
 //! whole through a temporary file and a rename, readable by everyone (to be published).
 
-use super::plan::Plan;
+use super::plan::Simulation;
 use super::stats::{Group, Stats, wilson};
 use super::{Simulated, Strategy};
 use crate::error::{Error, Result};
@@ -14,7 +14,7 @@ use plotters::prelude::*;
 use std::fmt::Write;
 use std::path::Path;
 
-pub fn write<G: Simulated>(out: &Path, plan: &Plan, all: &[Stats]) -> Result<()> {
+pub fn write<G: Simulated>(out: &Path, plan: &Simulation, all: &[Stats]) -> Result<()> {
     let svg_wins = wins_chart::<G>(plan, all).map_err(|e| chart_error(out, "wins.svg", e))?;
     let svg_lengths =
         lengths_chart::<G>(plan, all).map_err(|e| chart_error(out, "lengths.svg", e))?;
@@ -51,7 +51,7 @@ fn value(v: Option<i64>) -> String {
     v.map(|v| v.to_string()).unwrap_or_default()
 }
 
-fn settings_csv(plan: &Plan, all: &[Stats]) -> String {
+fn settings_csv(plan: &Simulation, all: &[Stats]) -> String {
     let mut text = String::from(
         "setting,value,games,rounds_mean,rounds_ci95,rounds_median,no_winner,no_winner_low,no_winner_high,unfinished,defaults,submissions\n",
     );
@@ -74,7 +74,7 @@ fn settings_csv(plan: &Plan, all: &[Stats]) -> String {
     text
 }
 
-fn results_csv<G: Simulated>(plan: &Plan, all: &[Stats]) -> String {
+fn results_csv<G: Simulated>(plan: &Simulation, all: &[Stats]) -> String {
     let mut text = String::from(
         "setting,value,by,group,players_per_game,games_won,games_won_low,games_won_high,player_wins,player_wins_low,player_wins_high,elimination_per_player,tokens_per_player,points_mean,points_ci95,garnets_mean,garnets_ci95\n",
     );
@@ -118,7 +118,7 @@ fn results_csv<G: Simulated>(plan: &Plan, all: &[Stats]) -> String {
     text
 }
 
-fn lengths_csv(plan: &Plan, all: &[Stats]) -> String {
+fn lengths_csv(plan: &Simulation, all: &[Stats]) -> String {
     let mut text = String::from("setting,value,rounds,games\n");
     for (s, st) in plan.settings.iter().zip(all) {
         for (r, n) in st.lengths.iter().enumerate().filter(|(_, n)| **n > 0) {
@@ -143,7 +143,7 @@ type Drawn = std::result::Result<String, Box<dyn std::error::Error>>;
 
 /// The share of games each group wins, with 95% intervals: a line per group across a sweep, or
 /// a point per group for a single setting.
-fn wins_chart<G: Simulated>(plan: &Plan, all: &[Stats]) -> Drawn {
+fn wins_chart<G: Simulated>(plan: &Simulation, all: &[Stats]) -> Drawn {
     let (series, pick) = super::headline::<G>(all);
     let mut svg = String::new();
     {
@@ -214,7 +214,7 @@ fn wins_chart<G: Simulated>(plan: &Plan, all: &[Stats]) -> Drawn {
 
 /// Games by length, one histogram per setting stacked side by side (the first setting of a
 /// sweep, its middle and its last, at most).
-fn lengths_chart<G: Simulated>(plan: &Plan, all: &[Stats]) -> Drawn {
+fn lengths_chart<G: Simulated>(plan: &Simulation, all: &[Stats]) -> Drawn {
     let mut shown: Vec<usize> = vec![0, all.len() / 2, all.len() - 1];
     shown.dedup();
     let longest = all.iter().map(|s| s.lengths.len()).max().unwrap_or(1) as u32;
@@ -287,7 +287,7 @@ fn accessible(svg: &str, title: &str, desc: &str) -> String {
     )
 }
 
-fn html<G: Simulated>(plan: &Plan, all: &[Stats], wins: &str, lengths: &str) -> String {
+fn html<G: Simulated>(plan: &Simulation, all: &[Stats], wins: &str, lengths: &str) -> String {
     let (series, pick) = super::headline::<G>(all);
     let mut desc_wins = String::new();
     for (s, st) in plan.settings.iter().zip(all) {

@@ -80,7 +80,7 @@ fn simulate_game<G: Simulated>(
     request: &plan::Request,
     base: plan::Base,
 ) -> crate::error::Result<()> {
-    let plan = plan::Plan::new::<G>(request, base)?;
+    let plan = plan::Simulation::new::<G>(request, base)?;
     let started = std::time::Instant::now();
     let all = run::run::<G>(&plan, request.quiet)?;
     let seconds = started.elapsed().as_secs_f64();

@@ -97,7 +97,7 @@ pub struct Setting {
 }
 
 /// A checked request.
-pub struct Plan {
+pub struct Simulation {
     pub game: GameId,
     pub source: String,
     pub games: u64,
@@ -110,8 +110,8 @@ pub struct Plan {
     pub settings: Vec<Setting>,
 }
 
-impl Plan {
-    pub fn new<G: Simulated>(request: &Request, base: Base) -> Result<Plan> {
+impl Simulation {
+    pub fn new<G: Simulated>(request: &Request, base: Base) -> Result<Simulation> {
         let usage = |m: String| Error::Usage(m);
         if request.games == 0 || request.games > MAX_GAMES {
             return Err(usage(format!(
@@ -203,7 +203,7 @@ impl Plan {
         if !(1..=256).contains(&jobs) {
             return Err(usage(format!("--jobs {jobs}: give 1 to 256")));
         }
-        Ok(Plan {
+        Ok(Simulation {
             game: G::ID,
             source: base.source,
             games: request.games,
@@ -239,7 +239,7 @@ pub(crate) fn test_setting_with<G: Simulated>(bots: &str, seed: u64, set: &[&str
         quiet: true,
     };
     let base = Base::find(G::ID.name()).expect("a game id");
-    Plan::new::<G>(&request, base)
+    Simulation::new::<G>(&request, base)
         .expect("the defaults are a valid setting")
         .settings
         .remove(0)

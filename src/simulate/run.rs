@@ -3,7 +3,7 @@
 //! bar (indicatif, on stderr) appears when a run takes over a second, unless quiet or stderr is
 //! not a terminal; only the progress thread draws it.
 
-use super::plan::Plan;
+use super::plan::Simulation;
 use super::stats::Stats;
 use super::{Simulated, Strategy, play_game};
 use crate::error::{Error, Result};
@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 const CHUNK: u64 = 512;
 
 /// Every setting's statistics, in the plan's order.
-pub fn run<G: Simulated>(plan: &Plan, quiet: bool) -> Result<Vec<Stats>> {
+pub fn run<G: Simulated>(plan: &Simulation, quiet: bool) -> Result<Vec<Stats>> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(plan.jobs)
         .build()

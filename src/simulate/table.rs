@@ -3,7 +3,7 @@
 //! taken), each rate with its 95% confidence interval, and for a sweep one line per setting.
 //! Only the plan and the sums reach this text, so a fixed seed prints the same bytes.
 
-use super::plan::Plan;
+use super::plan::Simulation;
 use super::stats::{Group, Stats, wilson};
 use super::{Simulated, Strategy};
 use std::fmt::Write;
@@ -15,7 +15,7 @@ pub fn rate(k: u64, n: u64) -> String {
 }
 
 /// The heading of a run: game, games, players, bots, seed.
-pub fn heading<G: Simulated>(plan: &Plan) -> String {
+pub fn heading<G: Simulated>(plan: &Simulation) -> String {
     let first = &plan.settings[0];
     let mut bots = String::new();
     for s in Strategy::ALL {
@@ -180,7 +180,7 @@ pub fn setting<G: Simulated>(label: &str, stats: &Stats) -> String {
 }
 
 /// For a sweep: one line per setting, the share of games each group (or strategy) wins.
-pub fn sweep<G: Simulated>(key: &str, plan: &Plan, all: &[Stats]) -> String {
+pub fn sweep<G: Simulated>(key: &str, plan: &Simulation, all: &[Stats]) -> String {
     let (series, pick) = super::headline::<G>(all);
     let mut text = format!("\nsweep of {key}: share of games won (95% CI), mean length\n");
     let _ = write!(text, "  {:>8}", key.chars().take(8).collect::<String>());
@@ -205,7 +205,7 @@ pub fn sweep<G: Simulated>(key: &str, plan: &Plan, all: &[Stats]) -> String {
 }
 
 /// Everything printed on stdout.
-pub fn report<G: Simulated>(plan: &Plan, all: &[Stats]) -> String {
+pub fn report<G: Simulated>(plan: &Simulation, all: &[Stats]) -> String {
     let mut text = heading::<G>(plan);
     for (s, stats) in plan.settings.iter().zip(all) {
         text.push_str(&setting::<G>(&s.label, stats));

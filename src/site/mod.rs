@@ -150,7 +150,7 @@ struct FeedEntry<'a> {
 pub fn build(root: &Path, out: &Path, skip_broken: bool) -> Result<SiteReport> {
     let tera = templates(&root.join("templates").join("site"))?;
     let mut report = SiteReport::default();
-    let (game_dirs, season_dirs) = crate::every_game::games_and_seasons(root)?;
+    let (game_dirs, season_dirs) = crate::all_games::games_and_seasons(root)?;
     let mut games = Vec::new();
     for dir in game_dirs {
         let path = site_path(root, &dir);

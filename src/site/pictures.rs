@@ -86,7 +86,7 @@ pub fn chart(
 
 /// The winners of a finished game in words (`crate::outcome`, as the season reads them).
 pub fn winners(game: GameId, publics: &[&Table], names: &Names) -> Vec<String> {
-    let outcome = crate::outcome::read(game, publics);
+    let outcome = crate::ending::read(game, publics);
     // Planar Control is won by an alignment; the season rounds have no winners
     match outcome.alignment {
         Some(a) => vec![format!("{} alignment", capitalize(&a))],

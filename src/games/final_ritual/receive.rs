@@ -5,7 +5,7 @@
 //! when the turn comes is decided then (`turn.rs` skips it and says why).
 
 use super::cards::{Oracle, Resource, Targets};
-use super::state::{Announcement, Dedicate, Plan, State};
+use super::state::{Announcement, Dedicate, Orders, State};
 use crate::doc::{Choice, Doc, Node, Table};
 use crate::games::Outcome;
 use crate::player_id::PlayerId;
@@ -34,10 +34,10 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
     out.problems
         .extend(doc.root().unknown_keys(KEYS, "a Final Ritual submission"));
     let others: Vec<PlayerId> = state.living().into_iter().filter(|p| p != player).collect();
-    let mut plan = Plan {
+    let mut plan = Orders {
         dedicate: dedicate(doc.get("dedicate"), &mut out),
         announce: announce(state, player, doc.get("announce"), &mut out),
-        ..Plan::default()
+        ..Orders::default()
     };
     if let Some(node) = doc.get("respond") {
         match node.as_table("respond") {
@@ -243,7 +243,7 @@ fn entry(
     Ok(a)
 }
 
-fn respond(table: &Table, others: &[PlayerId], plan: &mut Plan, out: &mut Outcome) {
+fn respond(table: &Table, others: &[PlayerId], plan: &mut Orders, out: &mut Outcome) {
     out.problems
         .extend(table.unknown_keys(&["refuse", "give", "take"], "[respond]"));
     if let Some(node) = table.get("refuse") {
@@ -292,7 +292,7 @@ fn respond(table: &Table, others: &[PlayerId], plan: &mut Plan, out: &mut Outcom
 }
 
 /// The plan in words, for the acknowledgement.
-fn understood(plan: &Plan, out: &mut Outcome) {
+fn understood(plan: &Orders, out: &mut Outcome) {
     let words = |list: &[Resource]| Resource::join(&super::cards::full_order(list));
     out.understood.push(match &plan.dedicate {
         Some(list) if list.first() == Some(&Dedicate::Refuse) => {

@@ -5,7 +5,7 @@
 
 use super::cards::{Cards, Goal, Oracle, Resource, Role, Targets};
 use super::log::{Seen, Turn};
-use super::state::{Dedicate, Plan, State, WinBy};
+use super::state::{Dedicate, Orders, State, WinBy};
 use super::turn::Table;
 use crate::games::{Resolution, RoundResult, to_table};
 use crate::player_id::PlayerId;
@@ -231,7 +231,7 @@ fn public_of(state: &State, round: u32, turns: Vec<Turn>, defaults: Vec<PlayerId
 
 fn private_of(
     state: &State,
-    plan: Option<&Plan>,
+    plan: Option<&Orders>,
     id: &PlayerId,
     events: Vec<Seen>,
     defaulted: bool,

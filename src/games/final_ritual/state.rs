@@ -95,7 +95,7 @@ pub struct PlayerState {
     pub oracles: Vec<Oracle>,
     /// This round's plan from the latest version received; none: the rules' default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub plan: Option<Plan>,
+    pub plan: Option<Orders>,
 }
 
 /// One dedication choice: a resource, or refusing.
@@ -169,7 +169,7 @@ impl Announcement {
 /// The usable parts of a player's latest version (entries with problems are left out).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct Plan {
+pub struct Orders {
     /// None: the dedication part had problems; a random held resource is dedicated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dedicate: Option<Vec<Dedicate>>,

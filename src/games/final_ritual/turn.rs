@@ -7,7 +7,7 @@
 
 use super::cards::{Cards, Effect, Oracle, Resource, Targets, full_order};
 use super::log::{Event, Log};
-use super::state::{Announcement, Dedicate, EXECUTION, Plan, State, WinBy, Winner};
+use super::state::{Announcement, Dedicate, EXECUTION, Orders, State, WinBy, Winner};
 use crate::doc::Choice;
 use crate::player_id::PlayerId;
 use crate::rng::{self, GameRng};
@@ -99,7 +99,7 @@ impl Table {
         self.draw_oracle(id);
     }
 
-    fn plan(&self, id: &PlayerId) -> Option<&Plan> {
+    fn plan(&self, id: &PlayerId) -> Option<&Orders> {
         self.state.players.get(id).and_then(|p| p.plan.as_ref())
     }
 

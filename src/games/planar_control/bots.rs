@@ -149,7 +149,7 @@ impl Simulated for PlanarControl {
                 .filter_map(|(plane, a)| Some((plane.clone(), a.as_str()?.to_owned())))
                 .collect();
         }
-        let outcome = crate::outcome::read(GameId::PlanarControl, &[&result.public]);
+        let outcome = crate::ending::read(GameId::PlanarControl, &[&result.public]);
         if !outcome.elimination.is_empty() {
             memory.elimination = outcome.elimination;
         }

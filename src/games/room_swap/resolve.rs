@@ -3,7 +3,7 @@
 
 use super::receive::token_candidates;
 use super::rooms::{FIVE_PLAYER_TABLE, Room, SIX_PLAYER_TABLE, scoring_rooms};
-use super::state::{Live, Outcome, Phase, State};
+use super::state::{Live, MainEnd, Phase, State};
 use crate::doc::Choice;
 use crate::games::{Resolution, RoundResult, to_table};
 use crate::player_id::PlayerId;
@@ -326,7 +326,7 @@ fn evaluate_main(next: &mut State, public: &mut Public, bonus: &mut BTreeMap<Pla
             // spec: the sixth is the Elimination Candidate; the five play tiebreak rounds
             next.phase = Phase::Tiebreak;
             next.contenders = winners.clone();
-            next.outcome = Some(Outcome {
+            next.outcome = Some(MainEnd {
                 winners: Vec::new(),
                 elimination: others.clone(),
             });
@@ -363,7 +363,7 @@ fn finish(
             *bonus.entry(id.clone()).or_default() += win_bonus;
         }
     }
-    next.outcome = Some(Outcome {
+    next.outcome = Some(MainEnd {
         winners: winners.clone(),
         elimination: elimination.clone(),
     });

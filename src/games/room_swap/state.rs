@@ -60,12 +60,12 @@ pub struct State {
     pub token_giver: Option<PlayerId>,
     /// Set when the main game ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub outcome: Option<Outcome>,
+    pub outcome: Option<MainEnd>,
 }
 
 /// The end of the main game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Outcome {
+pub struct MainEnd {
     pub winners: Vec<PlayerId>,
     pub elimination: Vec<PlayerId>,
 }

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use toml::{Table, Value};
 
 #[derive(Debug, Default, PartialEq)]
-pub struct Outcome {
+pub struct Ending {
     /// The players who won (Planar Control: the winning alignment's members).
     pub winners: Vec<PlayerId>,
     /// Planar Control: the alignment that won.
@@ -39,12 +39,12 @@ fn ids(value: Option<&Value>) -> Vec<PlayerId> {
 
 /// What a finished game's announcements (`publics`, in order) say in `[public.final]` (and Room
 /// Swap's Token gift): each game's own keys (spec, "State and result").
-pub fn read(game: GameId, publics: &[&Table]) -> Outcome {
+pub fn read(game: GameId, publics: &[&Table]) -> Ending {
     let finals: Vec<&Table> = publics
         .iter()
         .filter_map(|p| p.get("final").and_then(Value::as_table))
         .collect();
-    let mut out = Outcome::default();
+    let mut out = Ending::default();
     let one_each = |ids: Vec<PlayerId>| ids.into_iter().map(|id| (id, 1)).collect();
     match game {
         GameId::GodRace => {
