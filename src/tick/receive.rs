@@ -38,8 +38,7 @@ pub(super) fn receive<G: Game>(
 ) -> Result<Receiving> {
     let ctx = mail.ctx;
     let round = G::round(&file.game);
-    let receipts_path = ctx.dir.receipts(round);
-    let mut receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
+    let receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
     if file.receipts_applied > receipts.list.len() {
         return Err(Error::invalid(
             ctx.dir.state_toml(),
@@ -47,41 +46,75 @@ pub(super) fn receive<G: Game>(
             format!(
                 "is {} but {} holds {} receipts",
                 file.receipts_applied,
-                receipts_path.display(),
+                ctx.dir.receipts(round).display(),
                 receipts.list.len()
             ),
         ));
     }
     check_applied::<G>(ctx, &file.game, &receipts.list[..file.receipts_applied])?;
-    let deadline = mail.deadline;
-    // Where ingest got each file from (mail, chat): to record it, to date it by when it reached
-    // the host, to reply to the message, and to tell the player what text was not read.
-    let origins = crate::ingest::read_origins(ctx, round)?;
-
-    // Acknowledgements wait until the tick knows whether it resolves the round: one written by
-    // the tick that closes the round says so, instead of inviting new versions.
-    let mut pending: Vec<Pending> = Vec::new();
+    let mut received = Receiving {
+        // Where ingest got each file from (mail, chat): to record it, to date it by when it
+        // reached the host, to reply to the message, and to tell the player what was not read.
+        origins: crate::ingest::read_origins(ctx, round)?,
+        receipts,
+        latest: BTreeMap::new(),
+        // Acknowledgements wait until the tick knows whether it resolves the round: one written
+        // by the tick that closes the round says so, instead of inviting new versions.
+        pending: Vec::new(),
+    };
     // A previous tick may have written receipts and died before state.toml: apply the rest.
-    for seq in file.receipts_applied..receipts.list.len() {
-        let receipt = receipts.list[seq].clone();
+    for seq in file.receipts_applied..received.receipts.list.len() {
+        let receipt = received.receipts.list[seq].clone();
         let outcome = reapply::<G>(ctx, &mut file.game, round, &receipt)?;
-        pending.push(Pending {
+        received.pending.push(Pending {
             seq,
             outcome,
-            origin: origin_of(&origins, &receipt).cloned(),
+            origin: origin_of(&received.origins, &receipt).cloned(),
             receipt,
         });
     }
-
     // The latest receipt of each player, by position: one lookup per file, whatever the size.
-    let mut latest: std::collections::BTreeMap<PlayerId, usize> = receipts
+    received.latest = received
+        .receipts
         .list
         .iter()
         .enumerate()
         .map(|(i, r)| (r.player.clone(), i))
         .collect();
-    // New versions are received in the order they reached the host (ties: player id), so an
-    // instant action sees every version that reached the host before it, whatever the ids.
+    let arrivals = arrivals(opts, mail, round, &received, seen)?;
+    let new_receipts = !arrivals.is_empty();
+    for arrival in arrivals {
+        receive_one::<G>(opts, mail, file, round, &mut received, arrival)?;
+    }
+    if new_receipts {
+        mail.plan
+            .file(ctx.dir.receipts(round), received.receipts.to_toml());
+    }
+    file.receipts_applied = received.receipts.list.len();
+    Ok(received)
+}
+
+/// A new version of a player's file, as it reached the host.
+struct Arrival {
+    reached: Timestamp,
+    player: PlayerId,
+    bytes: Vec<u8>,
+    sha256: String,
+    /// Where ingest got it from, if it is still the file ingest wrote.
+    origin: Option<crate::ingest::Origin>,
+}
+
+/// The files of the round that differ from their player's latest receipt, in the order they
+/// reached the host (ties: player id), so an instant action sees every version that reached the
+/// host before it, whatever the ids. Strays are reported.
+fn arrivals(
+    opts: &TickOptions,
+    mail: &mut Mailer<'_>,
+    round: u32,
+    received: &Receiving,
+    seen: &mut crate::tick_cache::Seen,
+) -> Result<Vec<Arrival>> {
+    let ctx = mail.ctx;
     let mut arrivals = Vec::new();
     for entry in ctx.dir.submission_entries(round)? {
         let (player, path) = match entry {
@@ -103,9 +136,10 @@ pub(super) fn receive<G: Game>(
         let (sha256, bytes) = seen
             .hash(&format!("{player}.toml"), &path)
             .map_err(|e| Error::io(&path, e))?;
-        if latest
+        if received
+            .latest
             .get(&player)
-            .is_some_and(|i| receipts.list[*i].sha256 == sha256)
+            .is_some_and(|i| received.receipts.list[*i].sha256 == sha256)
         {
             continue;
         }
@@ -113,87 +147,111 @@ pub(super) fn receive<G: Game>(
             Some(bytes) => bytes,
             None => std::fs::read(&path).map_err(|e| Error::io(&path, e))?,
         };
-        // Where ingest got the file from, if it is still the file ingest wrote.
-        let origin = origins.origin.get(&player).filter(|o| o.sha256 == sha256);
+        let origin = received
+            .origins
+            .origin
+            .get(&player)
+            .filter(|o| o.sha256 == sha256)
+            .cloned();
         // A file put in by hand reaches the host when a tick first sees it.
         let reached = origin
+            .as_ref()
             .and_then(|o| Timestamp::from_second(o.reached).ok())
             .unwrap_or(opts.now);
-        arrivals.push((reached, player, bytes, sha256, origin));
-    }
-    arrivals.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-    let mut new_receipts = false;
-    for (reached, player, bytes, sha256, origin) in arrivals {
-        let last = latest.get(&player).map(|i| &receipts.list[*i]);
-        if let Some(i) = latest.get(&player) {
-            // A new version: the one it follows must be what its receipt says, or a hand edit
-            // of receipts.toml would pass for a version the player never sent.
-            receipts.list[*i].verify(&ctx.dir, round, *i)?;
-        }
-        let n = last.map_or(1, |r| r.n + 1);
-        let screened = screen(
-            &bytes,
-            ctx.secrets.tokens.get(&player).map(String::as_str),
-            &ctx.secrets.redactor,
-        );
-        // Spec README, "When a version counts": after the deadline, archived but never applied.
-        let late = deadline.filter(|d| reached > *d);
-        let refused = screened.doc.is_err() || late.is_some();
-        let mut outcome = match (&screened.doc, late) {
-            (_, Some(d)) => {
-                let (at, deadline) = clock::human_apart(reached, d);
-                Outcome::refused(Problem::general(format!(
-                    "reached the host {at}, after the deadline ({deadline}); not used"
-                )))
-            }
-            (Ok(doc), None) => G::receive(&mut file.game, &player, doc),
-            (Err(problem), None) => Outcome::refused(problem.clone()),
-        };
-        if late.is_none() {
-            finish::<G>(ctx, &file.game, &player, &mut outcome);
-        }
-        let archived = (screened.archive != bytes).then(|| sha256_hex(&screened.archive));
-        mail.plan
-            .file(ctx.dir.received(round, &player, n), screened.archive);
-        let receipt = Receipt {
-            player: player.clone(),
-            n,
-            at: clock::rfc3339(opts.now),
-            reached: Some(clock::rfc3339(reached)),
-            sha256,
-            archived,
-            source: origin.map_or_else(|| "file".to_owned(), |o| o.source.clone()),
-            message_id: origin.and_then(|o| o.message_id.clone()),
-            valid: outcome.valid,
-            problems: outcome.problems.iter().map(Problem::short).collect(),
-            refused,
-            late: late.is_some(),
-        };
-        mail.report.received.push(Received {
+        arrivals.push(Arrival {
+            reached,
             player,
-            n,
-            valid: outcome.valid,
-            late: receipt.late,
-            problems: outcome.problems.len(),
+            bytes,
+            sha256,
+            origin,
         });
-        pending.push(Pending {
-            receipt: receipt.clone(),
-            seq: receipts.list.len(),
-            outcome,
-            origin: origin.cloned(),
-        });
-        latest.insert(receipt.player.clone(), receipts.list.len());
-        receipts.list.push(receipt);
-        new_receipts = true;
     }
-    if new_receipts {
-        mail.plan.file(receipts_path, receipts.to_toml());
+    arrivals.sort_by(|a, b| (a.reached, &a.player).cmp(&(b.reached, &b.player)));
+    Ok(arrivals)
+}
+
+/// One new version: archived (redacted), screened, given to the rules unless it came after the
+/// deadline, and recorded as the next receipt.
+fn receive_one<G: Game>(
+    opts: &TickOptions,
+    mail: &mut Mailer<'_>,
+    file: &mut StateFile<G::State>,
+    round: u32,
+    received: &mut Receiving,
+    arrival: Arrival,
+) -> Result<()> {
+    let ctx = mail.ctx;
+    let Arrival {
+        reached,
+        player,
+        bytes,
+        sha256,
+        origin,
+    } = arrival;
+    let receipts = &mut received.receipts;
+    let last = received.latest.get(&player).map(|i| &receipts.list[*i]);
+    let n = last.map_or(1, |r| r.n + 1);
+    if let Some(i) = received.latest.get(&player) {
+        // A new version: the one it follows must be what its receipt says, or a hand edit of
+        // receipts.toml would pass for a version the player never sent.
+        receipts.list[*i].verify(&ctx.dir, round, *i)?;
     }
-    file.receipts_applied = receipts.list.len();
-    Ok(Receiving {
-        receipts,
-        latest,
-        origins,
-        pending,
-    })
+    let screened = screen(
+        &bytes,
+        ctx.secrets.tokens.get(&player).map(String::as_str),
+        &ctx.secrets.redactor,
+    );
+    // Spec README, "When a version counts": after the deadline, archived but never applied.
+    let late = mail.deadline.filter(|d| reached > *d);
+    let refused = screened.doc.is_err() || late.is_some();
+    let mut outcome = match (&screened.doc, late) {
+        (_, Some(d)) => {
+            let (at, deadline) = clock::human_apart(reached, d);
+            Outcome::refused(Problem::general(format!(
+                "reached the host {at}, after the deadline ({deadline}); not used"
+            )))
+        }
+        (Ok(doc), None) => G::receive(&mut file.game, &player, doc),
+        (Err(problem), None) => Outcome::refused(problem.clone()),
+    };
+    if late.is_none() {
+        finish::<G>(ctx, &file.game, &player, &mut outcome);
+    }
+    let archived = (screened.archive != bytes).then(|| sha256_hex(&screened.archive));
+    mail.plan
+        .file(ctx.dir.received(round, &player, n), screened.archive);
+    let receipt = Receipt {
+        player: player.clone(),
+        n,
+        at: clock::rfc3339(opts.now),
+        reached: Some(clock::rfc3339(reached)),
+        sha256,
+        archived,
+        source: origin
+            .as_ref()
+            .map_or_else(|| "file".to_owned(), |o| o.source.clone()),
+        message_id: origin.as_ref().and_then(|o| o.message_id.clone()),
+        valid: outcome.valid,
+        problems: outcome.problems.iter().map(Problem::short).collect(),
+        refused,
+        late: late.is_some(),
+    };
+    mail.report.received.push(Received {
+        player,
+        n,
+        valid: outcome.valid,
+        late: receipt.late,
+        problems: outcome.problems.len(),
+    });
+    received.pending.push(Pending {
+        receipt: receipt.clone(),
+        seq: receipts.list.len(),
+        outcome,
+        origin,
+    });
+    received
+        .latest
+        .insert(receipt.player.clone(), receipts.list.len());
+    receipts.list.push(receipt);
+    Ok(())
 }
