@@ -77,22 +77,7 @@ impl WithGame for Status<'_> {
         let _ = writeln!(out, "Valid submissions: {valid} of {}", expected.len());
         for id in &expected {
             let last = last_receipt.get(id).copied();
-            let mut text = match (G::has_valid(state, id), last) {
-                (true, Some(r)) if r.valid => format!("valid (latest version {})", r.n),
-                (true, Some(r)) => format!(
-                    "valid: an earlier version counts; the latest, version {}, is NOT valid ({} problem(s))",
-                    r.n,
-                    r.problems.len()
-                ),
-                (true, None) => "valid".to_owned(),
-                (false, Some(r)) if r.late => "NO valid choice".to_owned(),
-                (false, Some(r)) => format!(
-                    "NO valid choice (version {}: {} problem(s))",
-                    r.n,
-                    r.problems.len()
-                ),
-                (false, None) => "nothing received yet".to_owned(),
-            };
+            let mut text = standing(G::has_valid(state, id), last);
             let pending = on_disk.get(id).is_some_and(|path| {
                 std::fs::read(path).is_ok_and(|b| last.is_none_or(|r| r.sha256 != sha256_hex(&b)))
             });
@@ -116,45 +101,77 @@ impl WithGame for Status<'_> {
             let _ = writeln!(out, "  {:<12} {text}", id.as_str());
         }
         if let Some(list) = unused.get(&None) {
-            let _ = writeln!(
-                out,
-                "Mail not used ({}): from senders who are not players, not answered",
-                list.len()
-            );
-            for u in list {
-                let at = jiff::Timestamp::from_second(u.reached)
-                    .map_or_else(|_| u.reached.to_string(), clock::human);
-                let _ = writeln!(out, "  {at}  {}", u.sender);
-            }
+            mail_not_used(list, &mut out);
         }
-        let waiting = crate::mail::outbox_names(&ctx.dir)?.len();
-        if waiting > 0 {
-            let _ = writeln!(
-                out,
-                "Outbox: {waiting} message(s) waiting to be sent (`adjudicate send`)"
-            );
-            let why = ctx.dir.outbox().join(crate::mail::outbox::WHY_FILE);
-            if let Ok(why) = std::fs::read_to_string(why) {
-                let _ = writeln!(out, "  last attempt: {why}");
-            }
-        }
-        let chat = crate::mail::chat::waiting(&ctx.dir);
-        if !chat.is_empty() {
-            let each: Vec<String> = chat.iter().map(|(to, n)| format!("{to} {n}")).collect();
-            let _ = writeln!(
-                out,
-                "Chat: {} message(s) to paste, in outbox/chat/ ({}); move each to sent/chat/ once pasted",
-                chat.values().sum::<usize>(),
-                each.join(", ")
-            );
-        }
-        let failed = std::fs::read_dir(ctx.dir.root().join("failed")).map_or(0, |d| d.count());
-        if failed > 0 {
-            let _ = writeln!(
-                out,
-                "Failed: {failed} message(s) refused by the mail server, kept in failed/"
-            );
-        }
+        mail_lines(ctx, &mut out)?;
         Ok(out)
+    }
+}
+
+/// What waits in the mail queues: the outbox (and why the last send stopped), chat files to
+/// paste, and messages the server refused.
+fn mail_lines(ctx: &GameContext, out: &mut String) -> Result<()> {
+    let waiting = crate::mail::outbox_names(&ctx.dir)?.len();
+    if waiting > 0 {
+        let _ = writeln!(
+            out,
+            "Outbox: {waiting} message(s) waiting to be sent (`adjudicate send`)"
+        );
+        let why = ctx.dir.outbox().join(crate::mail::outbox::WHY_FILE);
+        if let Ok(why) = std::fs::read_to_string(why) {
+            let _ = writeln!(out, "  last attempt: {why}");
+        }
+    }
+    let chat = crate::mail::chat::waiting(&ctx.dir);
+    if !chat.is_empty() {
+        let each: Vec<String> = chat.iter().map(|(to, n)| format!("{to} {n}")).collect();
+        let _ = writeln!(
+            out,
+            "Chat: {} message(s) to paste, in outbox/chat/ ({}); move each to sent/chat/ once pasted",
+            chat.values().sum::<usize>(),
+            each.join(", ")
+        );
+    }
+    let failed = std::fs::read_dir(ctx.dir.root().join("failed")).map_or(0, |d| d.count());
+    if failed > 0 {
+        let _ = writeln!(
+            out,
+            "Failed: {failed} message(s) refused by the mail server, kept in failed/"
+        );
+    }
+    Ok(())
+}
+
+/// Mail from senders who are not players: listed once here, never answered.
+fn mail_not_used(list: &[&crate::ingest::Unused], out: &mut String) {
+    let _ = writeln!(
+        out,
+        "Mail not used ({}): from senders who are not players, not answered",
+        list.len()
+    );
+    for u in list {
+        let at = jiff::Timestamp::from_second(u.reached)
+            .map_or_else(|_| u.reached.to_string(), clock::human);
+        let _ = writeln!(out, "  {at}  {}", u.sender);
+    }
+}
+
+/// Where a player stands: whether a valid choice is on file, and what their latest version was.
+fn standing(valid: bool, last: Option<&crate::receipts::Receipt>) -> String {
+    match (valid, last) {
+        (true, Some(r)) if r.valid => format!("valid (latest version {})", r.n),
+        (true, Some(r)) => format!(
+            "valid: an earlier version counts; the latest, version {}, is NOT valid ({} problem(s))",
+            r.n,
+            r.problems.len()
+        ),
+        (true, None) => "valid".to_owned(),
+        (false, Some(r)) if r.late => "NO valid choice".to_owned(),
+        (false, Some(r)) => format!(
+            "NO valid choice (version {}: {} problem(s))",
+            r.n,
+            r.problems.len()
+        ),
+        (false, None) => "nothing received yet".to_owned(),
     }
 }
