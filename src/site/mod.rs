@@ -201,30 +201,9 @@ pub fn build(root: &Path, out: &Path, skip_broken: bool) -> Result<SiteReport> {
         crate::render::render_fixed(&tera, "index.html.tera", &ctx)?,
     );
     for game in &games {
-        let folder = out.join(&game.path);
-        plan.dir(folder.clone());
-        let mut ctx = tera::Context::new();
-        ctx.insert("root", &game.root);
-        ctx.insert("game", game);
-        page(
-            &mut plan,
-            folder.join("index.html"),
-            crate::render::render_fixed(&tera, "game.html.tera", &ctx)?,
-        );
-        for (i, round) in game.rounds.iter().enumerate() {
-            let view = RoundPage {
-                game,
-                round,
-                previous: i.checked_sub(1).map(|p| &game.rounds[p]),
-                next: game.rounds.get(i + 1),
-            };
-            let mut ctx = tera::Context::from_serialize(&view).expect("pages serialize");
-            ctx.insert("root", &game.root);
-            page(
-                &mut plan,
-                folder.join(&round.file),
-                crate::render::render_fixed(&tera, "round.html.tera", &ctx)?,
-            );
+        plan.dir(out.join(&game.path));
+        for (path, text) in game_pages(&tera, out, game)? {
+            page(&mut plan, path, text);
         }
     }
     // The feed: newest first; ties in path, then round order.
@@ -257,6 +236,33 @@ pub fn build(root: &Path, out: &Path, skip_broken: bool) -> Result<SiteReport> {
         .collect();
     plan.commit()?;
     Ok(report)
+}
+
+/// A game's page and its rounds' pages: (path, text).
+fn game_pages(tera: &Tera, out: &Path, game: &GameView) -> Result<Vec<(PathBuf, String)>> {
+    let folder = out.join(&game.path);
+    let mut ctx = tera::Context::new();
+    ctx.insert("root", &game.root);
+    ctx.insert("game", game);
+    let mut pages = vec![(
+        folder.join("index.html"),
+        crate::render::render_fixed(tera, "game.html.tera", &ctx)?,
+    )];
+    for (i, round) in game.rounds.iter().enumerate() {
+        let view = RoundPage {
+            game,
+            round,
+            previous: i.checked_sub(1).map(|p| &game.rounds[p]),
+            next: game.rounds.get(i + 1),
+        };
+        let mut ctx = tera::Context::from_serialize(&view).expect("pages serialize");
+        ctx.insert("root", &game.root);
+        pages.push((
+            folder.join(&round.file),
+            crate::render::render_fixed(tera, "round.html.tera", &ctx)?,
+        ));
+    }
+    Ok(pages)
 }
 
 /// Where a game's pages go, relative to the site root: its folder relative to ROOT, or, when ROOT
