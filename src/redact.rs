@@ -126,28 +126,18 @@ impl Redactor {
 
     /// Non-overlapping byte ranges of the tokens exactly as written in `hay`.
     fn exact(&self, hay: &[u8]) -> Vec<Range<usize>> {
-        let mut found = Vec::new();
-        let mut i = 0;
-        while i < hay.len() {
-            match self
-                .tokens
-                .iter()
-                .find(|t| hay[i..].starts_with(t.as_bytes()))
-            {
-                Some(t) => {
-                    found.push(i..i + t.len());
-                    i += t.len();
-                }
-                None => i += 1,
-            }
-        }
-        found
+        self.scan(hay, false)
     }
 
     /// Non-overlapping byte ranges of tokens in `hay`, left to right: each token as written, or
     /// one character off (a typo: one changed, missing or extra byte) for tokens of
     /// `NEAR_MISS_CHARS` or more. At a position, an exact token wins, then the longest near miss.
     fn occurrences(&self, hay: &[u8]) -> Vec<Range<usize>> {
+        self.scan(hay, true)
+    }
+
+    /// The scan behind `occurrences` (`near`: near misses too) and `exact`.
+    fn scan(&self, hay: &[u8], near: bool) -> Vec<Range<usize>> {
         let mut found = Vec::new();
         if self.tokens.is_empty() {
             return found;
@@ -162,7 +152,7 @@ impl Redactor {
             let hit = exact.or_else(|| {
                 self.tokens
                     .iter()
-                    .filter(|t| t.len() >= NEAR_MISS_CHARS)
+                    .filter(|t| near && t.len() >= NEAR_MISS_CHARS)
                     .find_map(|t| near_miss_at(hay, i, t.as_bytes()))
             });
             match hit {
