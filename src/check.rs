@@ -29,10 +29,14 @@ impl WithGame for Check<'_> {
         ctx.renderer()?.check()?;
         crate::mail::Sender::new(&ctx.config.mail, &ctx.secrets)?;
         let fresh = crate::tick::setup::<G>(ctx)?; // game.toml and its options must deal a game
-        let mut state = match ctx.load_state::<G>()? {
-            Some(file) => file.game,
-            None => fresh,
-        };
+        let loaded = ctx.load_state::<G>()?;
+        // The same sense check as a tick: state.toml against the receipts it applied.
+        if let (Some(file), None) = (&loaded, &self.file) {
+            let receipts = Receipts::load(&ctx.dir, &ctx.config, G::round(&file.game))?;
+            let applied = file.receipts_applied.min(receipts.list.len());
+            crate::tick::check_applied::<G>(ctx, &file.game, &receipts.list[..applied])?;
+        }
+        let mut state = loaded.map_or(fresh, |file| file.game);
         // The archive: every receipt against its copy, every result against game.toml.
         for round in crate::replay::round_folders(ctx)? {
             Receipts::load(&ctx.dir, &ctx.config, round)?.verify_archive(&ctx.dir, round)?;
@@ -56,7 +60,7 @@ impl WithGame for Check<'_> {
                 })?;
             return check_file::<G>(ctx, &mut state, &player, &file);
         }
-        // The same sense checks as a tick, and every result against what the rules give.
+        // Every result against what the rules give.
         crate::replay::CheckResults {
             ctx,
             mode: crate::replay::Mode::Results,
@@ -65,12 +69,6 @@ impl WithGame for Check<'_> {
         let mut lines = Vec::new();
         if G::is_over(&state) {
             return Ok(lines);
-        }
-        if let Some(file) = ctx.load_state::<G>()? {
-            let round = G::round(&file.game);
-            let receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
-            let applied = file.receipts_applied.min(receipts.list.len());
-            crate::tick::check_applied::<G>(ctx, &file.game, &receipts.list[..applied])?;
         }
         let round = G::round(&state);
         for entry in ctx.dir.submission_entries(round)? {

@@ -77,24 +77,6 @@ fn origin_of(
     }
 }
 
-/// The record of a message that gave no version.
-fn unused_entry(
-    incoming: &Incoming,
-    redactor: &crate::redact::Redactor,
-    player: Option<&PlayerId>,
-    why: String,
-    replied: bool,
-) -> Unused {
-    Unused {
-        player: player.cloned(),
-        sender: redactor.redact(&incoming.sender).into_owned(),
-        reached: incoming.reached,
-        message_id: safe_id(incoming, redactor),
-        why,
-        replied,
-    }
-}
-
 /// A message's id as we may store and quote it: none when it holds a token.
 fn safe_id(incoming: &Incoming, redactor: &crate::redact::Redactor) -> Option<String> {
     incoming.message_id.clone().filter(|id| !redactor.finds(id))
@@ -225,10 +207,6 @@ impl<'a> Run<'a> {
             self.fates[i] = Fate::Skipped;
             return Ok(());
         }
-        let redactor = &self.ctx.secrets.redactor;
-        let unused = |player: Option<&PlayerId>, why: String, replied: bool| {
-            unused_entry(incoming, redactor, player, why, replied)
-        };
         let Some(player) = player_of(self.ctx, incoming, self.kind) else {
             let line = format!(
                 "{label}: from {}, who is not a player: not used, not answered (listed under \"mail not used\"){}",
@@ -237,8 +215,8 @@ impl<'a> Run<'a> {
             );
             self.report.warnings.push(line.clone());
             self.lines[i] = Some(line);
-            self.origins
-                .record(unused(None, "not a player".into(), false));
+            let entry = self.unused(None, incoming, "not a player".into(), false);
+            self.origins.record(entry);
             self.fates[i] = Fate::Flagged;
             return Ok(());
         };
@@ -246,11 +224,13 @@ impl<'a> Run<'a> {
             self.lines[i] = Some(format!(
                 "{label}: from {player}: automatic mail ({why}); not used, not answered"
             ));
-            self.origins.record(unused(
+            let entry = self.unused(
                 Some(&player),
+                incoming,
                 format!("automatic mail ({why})"),
                 false,
-            ));
+            );
+            self.origins.record(entry);
             self.fates[i] = Fate::Flagged;
             return Ok(());
         }
@@ -316,14 +296,23 @@ impl<'a> Run<'a> {
         self.fates[i] = Fate::Done;
     }
 
-    fn unused(&self, player: &PlayerId, incoming: &Incoming, why: String, replied: bool) -> Unused {
-        unused_entry(
-            incoming,
-            &self.ctx.secrets.redactor,
-            Some(player),
+    /// The record of a message that gave no version (`player`: none for a sender who is not one).
+    fn unused(
+        &self,
+        player: Option<&PlayerId>,
+        incoming: &Incoming,
+        why: String,
+        replied: bool,
+    ) -> Unused {
+        let redactor = &self.ctx.secrets.redactor;
+        Unused {
+            player: player.cloned(),
+            sender: redactor.redact(&incoming.sender).into_owned(),
+            reached: incoming.reached,
+            message_id: safe_id(incoming, redactor),
             why,
             replied,
-        )
+        }
     }
 
     /// A player's message without a submission: answered (at most once an hour per sender) and
@@ -345,7 +334,7 @@ impl<'a> Run<'a> {
             (false, true) => "the player is told",
             (false, false) => NOT_TOLD,
         };
-        let entry = self.unused(player, incoming, nothing.short(), told);
+        let entry = self.unused(Some(player), incoming, nothing.short(), told);
         self.origins.record(entry);
         Ok(format!("{}; {answer}", nothing.short()))
     }
@@ -371,7 +360,7 @@ impl<'a> Run<'a> {
         let told = self
             .replies
             .rejected(player, incoming, verdict == "does not match")?;
-        let entry = self.unused(player, incoming, format!("token {verdict}"), told);
+        let entry = self.unused(Some(player), incoming, format!("token {verdict}"), told);
         self.origins.record(entry);
         Ok(Some(format!(
             "token {verdict}; rejected, {}",
@@ -390,7 +379,7 @@ impl<'a> Run<'a> {
         let (at, close_at) = crate::clock::human_apart(reached, close);
         let told = self.replies.late(player, incoming, missed, close)?;
         let why = format!("reached the host before round {missed} closed");
-        let entry = self.unused(player, incoming, why, told);
+        let entry = self.unused(Some(player), incoming, why, told);
         self.origins.record(entry);
         Ok(Some(format!(
             "reached the host {at}, before round {missed} closed ({close_at}), but round {missed} was resolved before it was fetched; used for neither round {missed} nor round {round}, {}",
@@ -445,13 +434,7 @@ impl<'a> Run<'a> {
                 "{label}: from {player}: older than the version on file; not applied, {}",
                 if told { "the player is told" } else { NOT_TOLD }
             ));
-            let entry = unused_entry(
-                incoming,
-                &self.ctx.secrets.redactor,
-                Some(&player),
-                why.short(),
-                told,
-            );
+            let entry = self.unused(Some(&player), incoming, why.short(), told);
             self.origins.record(entry);
             self.written_origin = true;
             return Ok(());
