@@ -113,7 +113,11 @@ impl Mailer<'_> {
             .problems
             .iter()
             .map(|p| Problem {
-                line: p.line.map(|l| lines.get(l - 1).map_or(l, |m| *m as usize)),
+                line: p.line.map(|l| {
+                    l.checked_sub(1)
+                        .and_then(|k| lines.get(k))
+                        .map_or(l, |m| *m as usize)
+                }),
                 ..p.clone()
             })
             .collect();
