@@ -52,7 +52,7 @@ fn run(n: usize) {
     let ctx = GameContext::load(GameDir::open(dir.path()).unwrap()).unwrap();
     // Round 0 in memory, to reach a round with hands.
     let setup = Setup {
-        players: &ctx.config.players,
+        players: adjudicate::config::seats(&ctx.config.players),
         options: &ctx.config.options,
         seed: 1,
     };

@@ -30,7 +30,7 @@ fn main() {
         .collect();
     let options = toml::Table::new();
     let setup = Setup {
-        players: &players,
+        players: adjudicate::config::seats(&players),
         options: &options,
         seed: 1,
     };

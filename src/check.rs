@@ -3,11 +3,11 @@
 //! copies and result.toml, the current round's submissions) or one submission file,
 //! each problem printed as `file:line:col: message`. Reads only; never writes.
 
-use crate::app::WithGame;
 use crate::context::GameContext;
 use crate::error::{Error, Result};
 use crate::game_dir::SubmissionEntry;
 use crate::games::Game;
+use crate::games::WithGame;
 use crate::player_id::PlayerId;
 use crate::receipts::Receipts;
 use crate::report::ResultFile;
@@ -21,9 +21,9 @@ pub struct Check<'a> {
 }
 
 impl WithGame for Check<'_> {
-    type Output = Vec<String>;
+    type Output = Result<Vec<String>>;
 
-    fn run<G: Game>(self) -> Result<Vec<String>> {
+    fn run<G: Game>(self) -> Self::Output {
         let ctx = self.ctx;
         // Host files: these are errors (exit 65 with file and key), not a list.
         ctx.renderer()?.check()?;

@@ -4,7 +4,7 @@
 
 use crate::clock;
 use crate::error::{Error, Result};
-use crate::games::GameId;
+use crate::games::{GameId, Seat};
 use crate::player_id::PlayerId;
 use jiff::{SignedDuration, Timestamp};
 use serde::Deserialize;
@@ -36,6 +36,23 @@ pub struct PlayerConfig {
     pub tokens_of_life: u32,
     /// Game-specific set-up keys (e.g. God Race `meadow`), checked by the engine.
     pub extra: toml::Table,
+}
+
+impl PlayerConfig {
+    /// The player as the rules see them at set-up.
+    pub fn seat(&self) -> Seat<'_> {
+        Seat {
+            id: &self.id,
+            garnets: self.garnets,
+            tokens_of_life: self.tokens_of_life,
+            extra: &self.extra,
+        }
+    }
+}
+
+/// Every player as the rules see them at set-up, in game.toml's order.
+pub fn seats(players: &[PlayerConfig]) -> Vec<Seat<'_>> {
+    players.iter().map(PlayerConfig::seat).collect()
 }
 
 #[derive(Debug, Clone)]

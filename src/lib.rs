@@ -3,21 +3,19 @@
 //! announcement and private reports, and queues them as mail.
 //!
 //! Layers, from the outside in:
-//! - `cli` parses the command line into an `app::Command` (the only module that sees clap);
-//! - `app` runs one command and maps the outcome to an exit code;
+//! - `commands` is the command line: a file per subcommand, its clap arguments, its `run` and
+//!   its summary (the only module that sees clap or prints);
 //! - `tick` is the game-independent round, in stages; `replay`, `status`, `check`, `new_game` the other commands;
 //! - `game_dir`, `receipts`, `render`, `mail` own files, templates and messages;
 //! - `games` holds the engines, pure functions of state, submissions and seed.
 
 pub mod all_games;
-pub mod app;
 pub mod check;
-pub mod cli;
 pub mod clock;
+pub mod commands;
 pub mod config;
 pub mod context;
 pub mod doc;
-pub mod ending;
 pub mod error;
 pub mod game_dir;
 pub mod games;
@@ -39,5 +37,6 @@ pub mod simulate;
 pub mod site;
 pub mod status;
 pub mod submission;
+pub mod svg;
 pub mod tick;
 pub mod tick_cache;

@@ -1,5 +1,5 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    adjudicate::app::run(adjudicate::cli::parse())
+    adjudicate::commands::main()
 }

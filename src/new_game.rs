@@ -14,19 +14,6 @@ const SAMPLE_PLAYERS: [&str; 15] = [
     "niaj", "olivia", "peggy", "rupert",
 ];
 
-/// Each game's own documented game.toml, with `{seed}`, `{first_deadline}` and `{players}` to
-/// fill, and how many sample players it gets.
-fn template(id: GameId) -> (&'static str, usize) {
-    match id {
-        GameId::RoomSwap => (include_str!("../games/room-swap/new.toml"), 6),
-        GameId::GodRace => (include_str!("../games/god-race/new.toml"), 7),
-        GameId::PlanarControl => (include_str!("../games/planar-control/new.toml"), 15),
-        GameId::FinalRitual => (include_str!("../games/final-ritual/new.toml"), 5),
-        GameId::DeathMatchPick => (include_str!("../games/death-match-pick/new.toml"), 6),
-        GameId::MeadowAssignment => (include_str!("../games/meadow-assignment/new.toml"), 7),
-    }
-}
-
 #[derive(Deserialize)]
 struct PlayersFile {
     players: Vec<toml::Table>,
@@ -63,7 +50,7 @@ pub fn create(game: &str, game_dir: &Path, players: Option<&Path>) -> Result<Str
             game_dir.display()
         )));
     }
-    let (template, sample) = template(id);
+    let (template, sample) = (id.entry().new_toml, id.entry().sample_players);
     let players_toml = match players {
         // every column of the file is kept, the id first
         Some(path) => players_from_file(path)?,

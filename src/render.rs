@@ -12,32 +12,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use tera::Tera;
 
-/// (name, built-in source). Names are `<game-id>/<file>` or `common/<file>`.
-const BUILT_IN: &[(&str, &str)] = &[
-    (
-        "meadow-assignment/public.txt.tera",
-        include_str!("../templates/meadow-assignment/public.txt.tera"),
-    ),
-    (
-        "meadow-assignment/private.txt.tera",
-        include_str!("../templates/meadow-assignment/private.txt.tera"),
-    ),
-    (
-        "meadow-assignment/ack.txt.tera",
-        include_str!("../templates/meadow-assignment/ack.txt.tera"),
-    ),
-    (
-        "death-match-pick/public.txt.tera",
-        include_str!("../templates/death-match-pick/public.txt.tera"),
-    ),
-    (
-        "death-match-pick/private.txt.tera",
-        include_str!("../templates/death-match-pick/private.txt.tera"),
-    ),
-    (
-        "death-match-pick/ack.txt.tera",
-        include_str!("../templates/death-match-pick/ack.txt.tera"),
-    ),
+/// (name, built-in source) of the templates every game shares, `common/<file>`; a game's own
+/// are its `Game::TEMPLATES`.
+const COMMON: &[(&str, &str)] = &[
     (
         "common/ack.txt.tera",
         include_str!("../templates/common/ack.txt.tera"),
@@ -73,58 +50,6 @@ const BUILT_IN: &[(&str, &str)] = &[
     (
         "common/nothing.txt.tera",
         include_str!("../templates/common/nothing.txt.tera"),
-    ),
-    (
-        "final-ritual/macros.txt.tera",
-        include_str!("../templates/final-ritual/macros.txt.tera"),
-    ),
-    (
-        "final-ritual/public.txt.tera",
-        include_str!("../templates/final-ritual/public.txt.tera"),
-    ),
-    (
-        "final-ritual/private.txt.tera",
-        include_str!("../templates/final-ritual/private.txt.tera"),
-    ),
-    (
-        "final-ritual/ack.txt.tera",
-        include_str!("../templates/final-ritual/ack.txt.tera"),
-    ),
-    (
-        "god-race/public.txt.tera",
-        include_str!("../templates/god-race/public.txt.tera"),
-    ),
-    (
-        "god-race/private.txt.tera",
-        include_str!("../templates/god-race/private.txt.tera"),
-    ),
-    (
-        "god-race/ack.txt.tera",
-        include_str!("../templates/god-race/ack.txt.tera"),
-    ),
-    (
-        "planar-control/public.txt.tera",
-        include_str!("../templates/planar-control/public.txt.tera"),
-    ),
-    (
-        "planar-control/private.txt.tera",
-        include_str!("../templates/planar-control/private.txt.tera"),
-    ),
-    (
-        "planar-control/ack.txt.tera",
-        include_str!("../templates/planar-control/ack.txt.tera"),
-    ),
-    (
-        "room-swap/public.txt.tera",
-        include_str!("../templates/room-swap/public.txt.tera"),
-    ),
-    (
-        "room-swap/private.txt.tera",
-        include_str!("../templates/room-swap/private.txt.tera"),
-    ),
-    (
-        "room-swap/ack.txt.tera",
-        include_str!("../templates/room-swap/ack.txt.tera"),
     ),
 ];
 
@@ -413,7 +338,11 @@ impl Renderer {
     /// The text of a template of this game (`common/…` or `<game>/…`): the host's override if
     /// there is one (with its path), else the built-in one; `None` for any other name.
     fn source(&self, name: &str, any_overrides: bool) -> Result<Option<(String, Option<PathBuf>)>> {
-        let Some((_, builtin)) = BUILT_IN.iter().find(|(n, _)| *n == name) else {
+        let Some((_, builtin)) = COMMON
+            .iter()
+            .chain(self.game.entry().templates)
+            .find(|(n, _)| *n == name)
+        else {
             return Ok(None);
         };
         let (folder, file) = name.split_once('/').expect("names have a folder");

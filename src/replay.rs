@@ -2,11 +2,11 @@
 //! and the `received/` copies, in memory, and compares each file it would write with the one on
 //! disk; `render` re-renders reports from `result.toml` after a template edit.
 
-use crate::app::WithGame;
 use crate::context::{GameContext, StateFile};
 use crate::error::{Error, Result};
 use crate::game_dir::write_atomic;
 use crate::games::Game;
+use crate::games::WithGame;
 use crate::problem::Problem;
 use crate::receipts::Receipts;
 use crate::report::ResultFile;
@@ -36,9 +36,9 @@ pub struct CheckResults<'a> {
 }
 
 impl WithGame for CheckResults<'_> {
-    type Output = ();
+    type Output = Result<()>;
 
-    fn run<G: Game>(self) -> Result<()> {
+    fn run<G: Game>(self) -> Self::Output {
         let outcome = replay::<G>(self.ctx, self.mode)?;
         match outcome.results.into_iter().next() {
             Some((path, key, what)) => Err(Error::invalid(
@@ -54,9 +54,9 @@ impl WithGame for CheckResults<'_> {
 }
 
 impl WithGame for Replay<'_> {
-    type Output = ReplayOutcome;
+    type Output = Result<ReplayOutcome>;
 
-    fn run<G: Game>(self) -> Result<ReplayOutcome> {
+    fn run<G: Game>(self) -> Self::Output {
         replay::<G>(self.ctx, Mode::Full)
     }
 }
@@ -309,9 +309,9 @@ pub struct Rerender<'a> {
 }
 
 impl WithGame for Rerender<'_> {
-    type Output = Vec<u32>;
+    type Output = Result<Vec<u32>>;
 
-    fn run<G: Game>(self) -> Result<Vec<u32>> {
+    fn run<G: Game>(self) -> Self::Output {
         let ctx = self.ctx;
         // Reports are rendered only from results the rules would give.
         CheckResults {

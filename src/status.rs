@@ -1,11 +1,11 @@
 //! `status`: where the game stands, for a host at a terminal. Reads only; never writes.
 
-use crate::app::WithGame;
 use crate::clock;
 use crate::context::GameContext;
 use crate::error::Result;
 use crate::game_dir::SubmissionEntry;
 use crate::games::Game;
+use crate::games::WithGame;
 use crate::receipts::Receipts;
 use crate::submission::sha256_hex;
 use std::fmt::Write;
@@ -16,9 +16,9 @@ pub struct Status<'a> {
 }
 
 impl WithGame for Status<'_> {
-    type Output = String;
+    type Output = Result<String>;
 
-    fn run<G: Game>(self) -> Result<String> {
+    fn run<G: Game>(self) -> Self::Output {
         let ctx = self.ctx;
         let mut out = String::new();
         let _ = writeln!(out, "{} ({})", ctx.config.title, ctx.config.game.name());

@@ -31,10 +31,10 @@
 //! ```
 
 use crate::support::{manifest_dir, player, subset_mismatch};
-use adjudicate::app::{WithGame, dispatch};
 use adjudicate::config::PlayerConfig;
 use adjudicate::doc::Doc;
 use adjudicate::games::{Game, GameId, Setup};
+use adjudicate::games::{WithGame, dispatch};
 use adjudicate::player_id::PlayerId;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -105,9 +105,9 @@ struct RunCase<'a> {
 }
 
 impl WithGame for RunCase<'_> {
-    type Output = Vec<String>;
+    type Output = adjudicate::error::Result<Vec<String>>;
 
-    fn run<G: Game>(self) -> adjudicate::error::Result<Vec<String>> {
+    fn run<G: Game>(self) -> Self::Output {
         Ok(run_case::<G>(self.case))
     }
 }
@@ -116,7 +116,7 @@ impl WithGame for RunCase<'_> {
 fn run_case<G: Game>(case: &Case) -> Vec<String> {
     let players: Vec<PlayerConfig> = case.players.iter().map(|id| player(id, 10)).collect();
     let setup = Setup {
-        players: &players,
+        players: adjudicate::config::seats(&players),
         options: &case.options,
         seed: case.seed,
     };

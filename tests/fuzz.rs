@@ -95,7 +95,7 @@ fn sample<G: Game>(dir: &str) -> (G::State, PlayerId) {
     let path = root().join("games").join(dir).join("example/game.toml");
     let config = GameConfig::parse(&path, &fs::read_to_string(&path).unwrap()).unwrap();
     let state = G::setup(&Setup {
-        players: &config.players,
+        players: adjudicate::config::seats(&config.players),
         options: &config.options,
         seed: config.seed,
     })
@@ -189,11 +189,11 @@ fn fuzz_host_files() {
             {
                 // a game.toml that reads must deal a game or say why, never panic
                 let setup = Setup {
-                    players: &config.players,
+                    players: adjudicate::config::seats(&config.players),
                     options: &config.options,
                     seed: config.seed,
                 };
-                let _ = adjudicate::app::dispatch(config.game, Deal(&setup));
+                let _ = adjudicate::games::dispatch(config.game, Deal(&setup));
             }
             Ok(())
         })
@@ -203,9 +203,9 @@ fn fuzz_host_files() {
 /// Sets a game up (any game id) and throws the state away.
 struct Deal<'a, 'b>(&'a Setup<'b>);
 
-impl adjudicate::app::WithGame for Deal<'_, '_> {
-    type Output = ();
-    fn run<G: Game>(self) -> adjudicate::error::Result<()> {
+impl adjudicate::games::WithGame for Deal<'_, '_> {
+    type Output = adjudicate::error::Result<()>;
+    fn run<G: Game>(self) -> Self::Output {
         if let Ok(state) = G::setup(self.0) {
             let text = toml::to_string(&state).unwrap_or_default();
             let _ = toml::from_str::<G::State>(&text).map(|s| G::check_state(&s));

@@ -21,7 +21,7 @@ fn new_game(seed: u64) -> State {
         .map(|(i, id)| player(id, (seed as i64 + i as i64) % 9))
         .collect();
     RoomSwap::setup(&Setup {
-        players: &players,
+        players: adjudicate::config::seats(&players),
         options: &toml::Table::new(),
         seed,
     })
@@ -220,7 +220,7 @@ mod god_race {
             .map(|i| player(&format!("p{i}"), rng.random_range(0..9)))
             .collect();
         let mut state = GodRace::setup(&Setup {
-            players: &players,
+            players: adjudicate::config::seats(&players),
             options: &toml::Table::new(),
             seed,
         })
@@ -381,7 +381,7 @@ mod planar_control {
             .map(|i| player(&format!("p{i:02}"), rng.random_range(0..5)))
             .collect();
         let mut state = PlanarControl::setup(&Setup {
-            players: &players,
+            players: adjudicate::config::seats(&players),
             options: &toml::Table::new(),
             seed,
         })
@@ -670,7 +670,7 @@ mod final_ritual {
         options.insert("loyal_altar".into(), rng.random_range(8..=16).into());
         options.insert("selfish_hand".into(), rng.random_range(7..=14).into());
         let mut state = FinalRitual::setup(&Setup {
-            players: &players,
+            players: adjudicate::config::seats(&players),
             options: &options,
             seed,
         })

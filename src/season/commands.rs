@@ -3,13 +3,14 @@
 use super::events::{Event, What};
 use super::ledger::{self, Entry, Ledger};
 use super::{ENTRY, SeasonDir};
-use crate::app::{WithGame, dispatch};
 use crate::context::GameContext;
 use crate::error::{Error, Result};
 use crate::game_dir::{GameDir, write_atomic};
-use crate::games::{Game, GameId};
+use crate::games::season::{PastMatch, SoFar};
+use crate::games::{Game, GameId, WithGame, dispatch};
 use crate::player_id::PlayerId;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -101,9 +102,9 @@ struct MatchPlayer<'a> {
     garnets: i64,
     #[serde(skip_serializing_if = "is_zero")]
     tokens_of_life: i64,
-    /// God Race: the meadow the last meadow assignment gave.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    meadow: Option<&'a str>,
+    /// The game's own set-up keys from the season (God Race's `meadow`).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    keys: Option<&'a toml::Table>,
 }
 
 fn is_zero(n: &i64) -> bool {
@@ -117,7 +118,7 @@ struct SetupCheck<'a> {
 }
 
 impl WithGame for SetupCheck<'_> {
-    type Output = ();
+    type Output = Result<()>;
     fn run<G: Game>(self) -> Result<()> {
         crate::tick::setup::<G>(self.ctx).map(|_| ())
     }
@@ -125,8 +126,9 @@ impl WithGame for SetupCheck<'_> {
 
 /// `season match SEASON GAME_ID`: the next match's game directory, `matches/NN-<game>/`, with the
 /// living cast (or `players`, who must be living), their balances and Tokens from the ledger,
-/// the season's mail settings and a seed drawn from the season's. Built in a temp folder and
-/// renamed into place: a killed run leaves no match or a whole one.
+/// the season's mail settings, what the game takes from the season (`Game::season_match`: the
+/// Death Match pick's candidates, a God Race's meadows) and a seed drawn from the season's.
+/// Built in a temp folder and renamed into place: a killed run leaves no match or a whole one.
 pub fn start_match(
     season: &SeasonDir,
     game: &str,
@@ -141,61 +143,122 @@ pub fn start_match(
         ))
     })?;
     let ledger = ledger::compute(season)?;
-    let living = ledger.living();
-    // the season rounds' options come from the ledger, unless the host gave them
+    let chosen = chosen_cast(&ledger, players)?;
+    let from_season = id
+        .season_match(&so_far(&ledger, &chosen), options)
+        .map_err(Error::Usage)?;
     let mut options = options.clone();
-    let list = |ids: Vec<PlayerId>| {
-        toml::Value::Array(ids.into_iter().map(|i| i.to_string().into()).collect())
-    };
-    if id == GameId::DeathMatchPick && !options.contains_key("candidates") {
-        let (candidates, eligible) = pick_after(&ledger)?;
-        options.insert("candidates".into(), list(candidates));
-        options.insert("eligible".into(), list(eligible));
-    }
-    if id == GameId::MeadowAssignment && !options.contains_key("assigners") {
-        options.insert("assigners".into(), list(assigners_after(&ledger)?));
-    }
-    let options = &options;
-    // a God Race after a meadow assignment: the meadows the winners gave
-    let meadows: Option<&std::collections::BTreeMap<PlayerId, String>> = if id == GameId::GodRace {
-        meadows_for_next_race(&ledger)
-    } else {
-        None
-    };
-    let chosen: Vec<&ledger::Standing> = match players {
-        None => living.clone(),
-        Some(ids) => ids
-            .iter()
-            .map(|p| match ledger.standing(p) {
-                None => Err(Error::Usage(format!("`{p}` is not in the season's cast"))),
-                Some(s) if s.eliminated.is_some() => Err(Error::Usage(format!(
-                    "`{p}` is eliminated ({})",
-                    s.eliminated.as_deref().unwrap_or_default()
-                ))),
-                Some(s) => Ok(s),
-            })
-            .collect::<Result<_>>()?,
-    };
+    options.extend(from_season.options);
     let number = ledger.matches.iter().map(|m| m.number).max().unwrap_or(0) + 1;
     let folder = format!("{number:02}-{}", id.name());
     let title = title.map_or_else(
-        || match id {
-            GameId::DeathMatchPick => format!("{}: Death Match pick", ledger.config.title),
-            GameId::MeadowAssignment => format!("{}: the meadows", ledger.config.title),
-            _ => format!("{}: Match {number}", ledger.config.title),
+        || match from_season.title {
+            Some(what) => format!("{}: {what}", ledger.config.title),
+            None => format!("{}: Match {number}", ledger.config.title),
         },
         str::to_owned,
     );
-    let cast = |s: &ledger::Standing| {
-        ledger
-            .config
-            .player(&s.id)
-            .expect("standings are of the cast")
+    let text = match_toml(
+        &ledger,
+        id,
+        number,
+        &title,
+        &options,
+        &chosen,
+        &from_season.player_keys,
+    );
+    let entry = Entry {
+        events: ledger.events.len(),
+        matches: ledger
+            .matches
+            .iter()
+            .filter(|m| m.over)
+            .map(|m| m.folder.clone())
+            .collect(),
     };
-    let toml_players: Vec<MatchPlayer> = chosen
+    let explain = |e: Error| {
+        let (key, why) = match &e {
+            Error::Invalid { at, message, .. } => (at.clone(), message.clone()),
+            other => (String::new(), other.to_string()),
+        };
+        let hint = if key == "players" && players.is_none() {
+            format!(
+                " (the living cast is {}; choose with --players)",
+                chosen.len()
+            )
+        } else if key.starts_with("options") {
+            " (set it with --option 'KEY = VALUE')".to_owned()
+        } else {
+            String::new()
+        };
+        Error::Usage(format!(
+            "{} cannot start with this cast: {key}: {why}{hint}",
+            id.name()
+        ))
+    };
+    let target = build_match(season, &folder, &text, &entry, id).map_err(|e| match e {
+        Built::SetUp(e) => explain(e),
+        Built::Other(e) => e,
+    })?;
+    Ok((target, ledger))
+}
+
+/// The match's players: the living cast, or those the host named, who must be living.
+fn chosen_cast<'a>(
+    ledger: &'a Ledger,
+    players: Option<&[PlayerId]>,
+) -> Result<Vec<&'a ledger::Standing>> {
+    let Some(ids) = players else {
+        return Ok(ledger.living());
+    };
+    ids.iter()
+        .map(|p| match ledger.standing(p) {
+            None => Err(Error::Usage(format!("`{p}` is not in the season's cast"))),
+            Some(s) if s.eliminated.is_some() => Err(Error::Usage(format!(
+                "`{p}` is eliminated ({})",
+                s.eliminated.as_deref().unwrap_or_default()
+            ))),
+            Some(s) => Ok(s),
+        })
+        .collect()
+}
+
+/// The season so far as a game sees it (`Game::season_match`).
+fn so_far<'a>(ledger: &'a Ledger, chosen: &[&'a ledger::Standing]) -> SoFar<'a> {
+    SoFar {
+        matches: ledger
+            .matches
+            .iter()
+            .map(|m| PastMatch {
+                folder: &m.folder,
+                number: m.number,
+                game: m.game,
+                over: m.over,
+                ending: &m.ending,
+            })
+            .collect(),
+        living: ledger.living().iter().map(|s| (&s.id, s.tokens)).collect(),
+        cast: chosen.iter().map(|s| &s.id).collect(),
+    }
+}
+
+/// The match's game.toml.
+fn match_toml(
+    ledger: &Ledger,
+    id: GameId,
+    number: u32,
+    title: &str,
+    options: &toml::Table,
+    chosen: &[&ledger::Standing],
+    keys: &BTreeMap<PlayerId, toml::Table>,
+) -> String {
+    let players = chosen
         .iter()
         .map(|s| {
-            let p = cast(s);
+            let p = ledger
+                .config
+                .player(&s.id)
+                .expect("standings are of the cast");
             MatchPlayer {
                 id: &s.id,
                 name: &p.name,
@@ -203,19 +266,10 @@ pub fn start_match(
                 chat: p.chat.as_deref(),
                 garnets: s.garnets,
                 tokens_of_life: s.tokens,
-                meadow: meadows.and_then(|m| m.get(&s.id)).map(String::as_str),
+                keys: keys.get(&s.id),
             }
         })
         .collect();
-    // God Race takes a meadow for every player or for none
-    let toml_players = if toml_players.iter().any(|p| p.meadow.is_none()) {
-        toml_players
-            .into_iter()
-            .map(|p| MatchPlayer { meadow: None, ..p })
-            .collect()
-    } else {
-        toml_players
-    };
     let mut text = format!(
         "# Match {number} of {}, written by `adjudicate season match`: the cast still in the\n\
          # season, with the garnets and Tokens of Life of the season's ledger. Edit [schedule] and\n\
@@ -226,159 +280,60 @@ pub fn start_match(
     text.push_str(
         &toml::to_string(&MatchToml {
             game: id.name(),
-            title: &title,
+            title,
             seed: match_seed(ledger.config.seed, number),
             mail: ledger.config.mail_table.as_ref(),
             options,
-            players: toml_players,
+            players,
         })
         .expect("game.toml serializes"),
     );
-    let over: Vec<String> = ledger
-        .matches
-        .iter()
-        .filter(|m| m.over)
-        .map(|m| m.folder.clone())
-        .collect();
-    let entry = Entry {
-        events: ledger.events.len(),
-        matches: over,
-    };
+    text
+}
 
+/// Why a match could not be built: its set-up refused it, or anything else.
+enum Built {
+    SetUp(Error),
+    Other(Error),
+}
+
+/// Writes the match into `matches/.<folder>.tmp`, checks that its game sets up, and renames it
+/// into place; a failure leaves nothing behind.
+fn build_match(
+    season: &SeasonDir,
+    folder: &str,
+    game_toml: &str,
+    entry: &Entry,
+    id: GameId,
+) -> std::result::Result<PathBuf, Built> {
     let matches = season.matches();
-    crate::game_dir::create_dir(&matches)?;
+    crate::game_dir::create_dir(&matches).map_err(Built::Other)?;
     let tmp = matches.join(format!(".{folder}.tmp"));
     if tmp.exists() {
-        std::fs::remove_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
+        std::fs::remove_dir_all(&tmp).map_err(|e| Built::Other(Error::io(&tmp, e)))?;
     }
     let built = (|| {
-        crate::game_dir::create_dir(&tmp)?;
-        write_atomic(&tmp.join("game.toml"), text.as_bytes())?;
+        crate::game_dir::create_dir(&tmp).map_err(Built::Other)?;
+        write_atomic(&tmp.join("game.toml"), game_toml.as_bytes()).map_err(Built::Other)?;
         write_atomic(
             &tmp.join(ENTRY),
             format!(
                 "# How `adjudicate season match` computed this match's balances; do not edit.\n{}",
-                toml::to_string(&entry).expect("entries serialize")
+                toml::to_string(entry).expect("entries serialize")
             )
             .as_bytes(),
-        )?;
-        let ctx = GameContext::load(GameDir::new(&tmp))?;
-        dispatch(id, SetupCheck { ctx: &ctx }).map_err(|e| {
-            let (key, why) = match &e {
-                Error::Invalid { at, message, .. } => (at.clone(), message.clone()),
-                other => (String::new(), other.to_string()),
-            };
-            let hint = if key == "players" && players.is_none() {
-                format!(
-                    " (the living cast is {}; choose with --players)",
-                    chosen.len()
-                )
-            } else if key.starts_with("options") {
-                " (set it with --option 'KEY = VALUE')".to_owned()
-            } else {
-                String::new()
-            };
-            Error::Usage(format!(
-                "{} cannot start with this cast: {key}: {why}{hint}",
-                id.name()
-            ))
-        })
+        )
+        .map_err(Built::Other)?;
+        let ctx = GameContext::load(GameDir::new(&tmp)).map_err(Built::Other)?;
+        dispatch(id, SetupCheck { ctx: &ctx }).map_err(Built::SetUp)
     })();
     if let Err(e) = built {
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(e);
     }
-    let target = matches.join(&folder);
-    std::fs::rename(&tmp, &target).map_err(|e| Error::io(&target, e))?;
-    Ok((target, ledger))
-}
-
-/// The winners of the last finished God Race, who assign the next one's meadows (seed: "if
-/// there are at most two winners").
-fn assigners_after(ledger: &Ledger) -> Result<Vec<PlayerId>> {
-    let race = ledger
-        .matches
-        .iter()
-        .rev()
-        .find(|m| m.over && m.game == GameId::GodRace)
-        .ok_or_else(|| Error::Usage("no finished God Race: nobody assigns meadows".into()))?;
-    if !(1..=2).contains(&race.winners.len()) {
-        return Err(Error::Usage(format!(
-            "{} has {} winners; meadows are assigned only after a God Race with one or two (the next God Race draws them)",
-            race.folder,
-            race.winners.len()
-        )));
-    }
-    Ok(race.winners.clone())
-}
-
-/// The meadows of the latest finished meadow assignment made after the latest God Race.
-fn meadows_for_next_race(ledger: &Ledger) -> Option<&std::collections::BTreeMap<PlayerId, String>> {
-    let last_race = ledger
-        .matches
-        .iter()
-        .filter(|m| m.game == GameId::GodRace)
-        .map(|m| m.number)
-        .max()
-        .unwrap_or(0);
-    ledger
-        .matches
-        .iter()
-        .rev()
-        .find(|m| m.over && m.game == GameId::MeadowAssignment && m.number > last_race)
-        .and_then(|m| m.meadows.as_ref())
-}
-
-/// Who picks a Death Match opponent after the last finished match, in order (Planar Control's
-/// `first_pick` first), and who may be picked: the match's own list where it gives one (Room
-/// Swap), else every living player without a Token of Life who is not a candidate.
-fn pick_after(ledger: &Ledger) -> Result<(Vec<PlayerId>, Vec<PlayerId>)> {
-    let last = ledger
-        .matches
-        .iter()
-        .rev()
-        .find(|m| m.over && !m.game.is_season_round())
-        .ok_or_else(|| Error::Usage("no finished match to pick after".into()))?;
-    let living: Vec<&PlayerId> = ledger.living().iter().map(|s| &s.id).collect();
-    let mut candidates: Vec<PlayerId> = last
-        .elimination
-        .iter()
-        .filter(|c| living.contains(c))
-        .cloned()
-        .collect();
-    if let Some(first) = &last.first_pick
-        && let Some(i) = candidates.iter().position(|c| c == first)
-    {
-        let first = candidates.remove(i);
-        candidates.insert(0, first);
-    }
-    if candidates.is_empty() {
-        return Err(Error::Usage(format!(
-            "{} has no Elimination Candidate still in the season: nothing to pick",
-            last.folder
-        )));
-    }
-    let eligible: Vec<PlayerId> = match &last.eligible {
-        Some(list) => list
-            .iter()
-            .filter(|p| living.contains(p) && !candidates.contains(p))
-            .cloned()
-            .collect(),
-        None => ledger
-            .living()
-            .iter()
-            .filter(|s| s.tokens == 0 && !candidates.contains(&s.id))
-            .map(|s| s.id.clone())
-            .collect(),
-    };
-    if eligible.is_empty() {
-        return Err(Error::Usage(format!(
-            "after {} nobody may be picked ({} face the Death Match as they are): record its result with `adjudicate season event SEASON death-match`",
-            last.folder,
-            PlayerId::join(&candidates)
-        )));
-    }
-    Ok((candidates, eligible))
+    let target = matches.join(folder);
+    std::fs::rename(&tmp, &target).map_err(|e| Built::Other(Error::io(&target, e)))?;
+    Ok(target)
 }
 
 /// The `--option KEY=VALUE` lines of `season match` as the match's [options] table.

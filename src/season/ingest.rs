@@ -10,11 +10,11 @@
 
 use super::SeasonDir;
 use super::ledger::Ledger;
-use crate::app::{WithGame, dispatch};
 use crate::context::GameContext;
 use crate::error::Result;
 use crate::game_dir::GameDir;
 use crate::games::Game;
+use crate::games::{WithGame, dispatch};
 use crate::ingest::{IngestReport, Source};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -106,8 +106,8 @@ struct IngestOne<'a> {
 }
 
 impl WithGame for IngestOne<'_> {
-    type Output = IngestReport;
-    fn run<G: Game>(self) -> Result<IngestReport> {
+    type Output = Result<IngestReport>;
+    fn run<G: Game>(self) -> Self::Output {
         crate::ingest::ingest::<G>(self.ctx, self.source, self.now)
     }
 }

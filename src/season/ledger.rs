@@ -11,6 +11,7 @@ use crate::context::GameContext;
 use crate::error::{Error, Result};
 use crate::game_dir::GameDir;
 use crate::games::GameId;
+use crate::games::ending::Ending;
 use crate::player_id::PlayerId;
 use crate::report::ResultFile;
 use serde::{Deserialize, Serialize};
@@ -43,16 +44,9 @@ pub struct Match {
     pub status: String,
     /// The sum of every round's `[garnets]` changes so far.
     pub garnets: BTreeMap<PlayerId, i64>,
-    /// Tokens of Life won (when over).
-    pub tokens: BTreeMap<PlayerId, i64>,
-    pub winners: Vec<PlayerId>,
-    pub elimination: Vec<PlayerId>,
-    /// The candidate who picks a Death Match opponent first (Planar Control).
-    pub first_pick: Option<PlayerId>,
-    /// Who the candidates may pick, when the match says (Room Swap's `eligible_opponents`).
-    pub eligible: Option<Vec<PlayerId>>,
-    /// The meadows a meadow assignment settled, for the next God Race.
-    pub meadows: Option<BTreeMap<PlayerId, String>>,
+    /// What its announcements say of its end: winners, Tokens of Life won, candidates (empty
+    /// until it is over).
+    pub ending: Ending,
     pub entry: Option<Entry>,
 }
 
@@ -139,7 +133,7 @@ fn balances(
         for (id, g) in &m.garnets {
             out.entry(id.clone()).or_default().0 += g;
         }
-        for (id, t) in &m.tokens {
+        for (id, t) in &m.ending.tokens {
             out.entry(id.clone()).or_default().1 += t;
         }
     }
@@ -340,13 +334,13 @@ fn result_in(m: &Match, id: &PlayerId) -> String {
         return format!("{}: {}", m.folder, m.status);
     }
     let mut parts = Vec::new();
-    if m.winners.contains(id) {
+    if m.ending.winners.contains(id) {
         parts.push("winner".to_owned());
     }
-    if m.elimination.contains(id) {
+    if m.ending.elimination.contains(id) {
         parts.push("Elimination Candidate".to_owned());
     }
-    if let Some(t) = m.tokens.get(id).filter(|t| **t != 0) {
+    if let Some(t) = m.ending.tokens.get(id).filter(|t| **t != 0) {
         parts.push(format!("{t:+} Token(s)"));
     }
     parts.push(format!(
@@ -427,10 +421,10 @@ fn read_match(
         Some(r) => format!("round {}", r.meta.next_round.unwrap_or(r.meta.round)),
     };
     let publics: Vec<&Table> = results.iter().map(|r| &r.public).collect();
-    let outcome = if over {
-        crate::ending::read(ctx.config.game, &publics)
+    let ending = if over {
+        ctx.config.game.ending(&publics)
     } else {
-        crate::ending::Ending::default()
+        Ending::default()
     };
     Ok(Match {
         folder,
@@ -451,12 +445,7 @@ fn read_match(
         over,
         status,
         garnets,
-        tokens: outcome.tokens,
-        winners: outcome.winners,
-        elimination: outcome.elimination,
-        first_pick: outcome.first_pick,
-        eligible: outcome.eligible,
-        meadows: outcome.meadows,
+        ending,
         entry,
     })
 }

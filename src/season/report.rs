@@ -104,8 +104,9 @@ pub fn render_match(ledger: &Ledger, m: &Match, tera: &Tera) -> Result<Reports> 
     let view = MatchView {
         number: m.number,
         title: game_name(m.game),
-        winners: m.winners.iter().map(name).collect(),
+        winners: m.ending.winners.iter().map(name).collect(),
         tokens: m
+            .ending
             .tokens
             .iter()
             .filter(|(_, n)| **n != 0)
@@ -114,7 +115,7 @@ pub fn render_match(ledger: &Ledger, m: &Match, tera: &Tera) -> Result<Reports> 
                 count: *n,
             })
             .collect(),
-        elimination: m.elimination.iter().map(name).collect(),
+        elimination: m.ending.elimination.iter().map(name).collect(),
     };
     let after = ledger.after(m.number);
     let width = after
@@ -162,9 +163,9 @@ pub fn render_match(ledger: &Ledger, m: &Match, tera: &Tera) -> Result<Reports> 
             change,
             cost: -change,
             tokens: s.tokens,
-            won: m.tokens.get(id).copied().unwrap_or(0),
+            won: m.ending.tokens.get(id).copied().unwrap_or(0),
             eliminated: s.eliminated.clone(),
-            candidate: m.elimination.contains(id),
+            candidate: m.ending.elimination.contains(id),
         };
         let mut ctx = tera::Context::new();
         ctx.insert("season", &season);

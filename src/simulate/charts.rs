@@ -9,7 +9,7 @@ use super::stats::{Group, Stats, wilson};
 use super::{Simulated, Strategy};
 use crate::error::{Error, Result};
 use crate::game_dir::write_public;
-use crate::site::svg::escape;
+use crate::svg::escape;
 use plotters::prelude::*;
 use std::fmt::Write;
 use std::path::Path;

@@ -17,62 +17,39 @@ pub mod run;
 pub mod stats;
 pub mod table;
 
-use crate::doc::Doc;
-use crate::games::{Game, Setup, SetupError};
-use crate::player_id::PlayerId;
+pub use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions, submit};
+use crate::games::{Setup, SetupError};
 use plan::Setting;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
-use stats::{End, Tally};
-
-/// The random generator of the bots (never of the rules, which draw from `crate::rng`): a bot's
-/// choices need to be reproducible, not unpredictable, so a fast generator (xoshiro256++) serves.
-pub type BotRng = rand::rngs::Xoshiro256PlusPlus;
+use stats::Tally;
 
 /// A game cut off after this many resolutions counts as unfinished (a Room Swap that ties for
 /// ever, a God Race whose ceremonies keep tying).
 pub const MAX_ROUNDS: u32 = 500;
 
-/// How a bot plays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Strategy {
-    /// A uniformly random legal choice.
-    Random,
-    /// The game's sensible strategy (`Simulated::STRATEGY`).
-    Smart,
-}
-
-impl Strategy {
-    pub const ALL: [Strategy; 2] = [Strategy::Random, Strategy::Smart];
-
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    pub fn name<G: Simulated>(self) -> &'static str {
-        match self {
-            Strategy::Random => "random",
-            Strategy::Smart => G::STRATEGY,
-        }
-    }
-}
-
 /// `adjudicate simulate`: checks the request, plays its games, prints the tables on stdout (and
 /// the time taken on stderr), and writes `--out`.
 pub fn simulate(request: &plan::Request) -> crate::error::Result<()> {
-    use crate::games::{GameId, final_ritual, god_race, planar_control, room_swap};
     let base = plan::Base::find(&request.target)?;
-    match base.game {
-        GameId::GodRace => simulate_game::<god_race::GodRace>(request, base),
-        GameId::RoomSwap => simulate_game::<room_swap::RoomSwap>(request, base),
-        GameId::PlanarControl => simulate_game::<planar_control::PlanarControl>(request, base),
-        GameId::FinalRitual => simulate_game::<final_ritual::FinalRitual>(request, base),
-        GameId::DeathMatchPick | GameId::MeadowAssignment => {
-            Err(crate::error::Error::Usage(format!(
-                "{} is a season round, not a match: there is nothing to balance",
-                base.game.name()
-            )))
-        }
+    let game = base.game;
+    crate::games::dispatch_match(game, SimulateGame { request, base }).unwrap_or_else(|| {
+        Err(crate::error::Error::Usage(format!(
+            "{} is a season round, not a match: there is nothing to balance",
+            game.name()
+        )))
+    })
+}
+
+struct SimulateGame<'a> {
+    request: &'a plan::Request,
+    base: plan::Base,
+}
+
+impl crate::games::WithMatch for SimulateGame<'_> {
+    type Output = crate::error::Result<()>;
+    fn run<G: Simulated>(self) -> Self::Output {
+        simulate_game::<G>(self.request, self.base)
     }
 }
 
@@ -132,93 +109,9 @@ pub fn headline<G: Simulated>(all: &[stats::Stats]) -> (Vec<(usize, String)>, Pi
     (present, pick)
 }
 
-/// One round of a simulated game: every version each player sent, in the order sent, as the
-/// files the tick would read.
-pub type Submissions = Vec<(PlayerId, String)>;
-
 /// A whole simulated game as it reached the host: per resolution, the game's round number and
 /// the versions sent for it.
 pub type Transcript = Vec<(u32, Submissions)>;
-
-/// A game the simulator can play: its bots and what a finished game says of each player.
-pub trait Simulated: Game {
-    /// The name of the game's sensible strategy (`random` is every game's other bot).
-    const STRATEGY: &'static str;
-    /// What the sensible strategy does, in a line (printed with the tables).
-    const STRATEGY_ABOUT: &'static str;
-    /// What players are grouped by besides strategy and seat ("role", "alignment"), and the
-    /// groups; empty when the game has no such groups.
-    const GROUP: &'static str;
-    const GROUPS: &'static [&'static str];
-    /// Players when `--players` is not given.
-    const DEFAULT_PLAYERS: usize;
-    /// What the game's points are called in the tables ("score", "points"); empty if none.
-    const POINTS: &'static str;
-    /// Whether the game deals in a season's stakes: garnets, Tokens of Life and Elimination
-    /// Candidates (Final Ritual names only a winner).
-    const STAKES: bool = true;
-
-    /// What the bots remember between rounds, learnt only from what their players sent and
-    /// from the announcements and their own private reports (`learn`): a Planar Control player's
-    /// divinations. `()` for games whose state view says all a player knows.
-    type Memory: Default;
-    /// Whether the bots learn anything from results (`learn`); if not, the simulator does not
-    /// build the opening's result just to show it to them.
-    const LEARNS: bool = false;
-
-    /// Every bot of an expected player submits for the current round: `bots[i]` plays player i
-    /// (id order) from that player's view alone. With `record`, each submission is also written
-    /// as the TOML file a player would send. Returns how many players were expected.
-    fn play(
-        state: &mut Self::State,
-        bots: &[Strategy],
-        rng: &mut BotRng,
-        memory: &mut Self::Memory,
-        record: Option<&mut Submissions>,
-    ) -> u64;
-
-    /// Resolves the current round in place; returns how many expected players had their
-    /// choice made by the rules' default.
-    fn advance(state: &mut Self::State, seed: u64, memory: &mut Self::Memory) -> u64 {
-        let defaults = Self::expected(state)
-            .iter()
-            .filter(|p| !Self::has_valid(state, p))
-            .count() as u64;
-        let resolution = Self::resolve(state, seed);
-        Self::learn(memory, &resolution.result);
-        *state = resolution.state;
-        defaults
-    }
-
-    /// What the bots learn from a round's result (each from its own private part only).
-    fn learn(memory: &mut Self::Memory, result: &crate::games::RoundResult) {
-        let _ = (memory, result);
-    }
-
-    /// Every player's garnets, in id order.
-    fn garnets(state: &Self::State) -> Vec<i64>;
-
-    /// A finished (or cut off) game, per player in id order; `start` is `garnets` at set-up.
-    fn tally(start: &[i64], state: &Self::State, memory: &Self::Memory) -> Vec<End>;
-}
-
-/// Sends one version of a submission through the rules' own validation, as the tick does, and
-/// records it (every version, in the order sent). Returns what the rules answered.
-pub fn submit<G: Game>(
-    state: &mut G::State,
-    player: &PlayerId,
-    text: String,
-    record: &mut Option<&mut Submissions>,
-) -> crate::games::Outcome {
-    let outcome = match Doc::parse(&text) {
-        Ok(doc) => G::receive(state, player, &doc),
-        Err(problem) => crate::games::Outcome::refused(problem),
-    };
-    if let Some(r) = record.as_deref_mut() {
-        r.push((player.clone(), text));
-    }
-    outcome
-}
 
 /// The seed of game `index`: the same for every setting of a run, so that a sweep compares its
 /// settings on the same deals and draws. Below 2^63, as every seed game.toml may hold.
@@ -260,7 +153,7 @@ pub fn start<G: Simulated>(
     seed: u64,
 ) -> Result<(G::State, G::Memory), SetupError> {
     let state = G::setup(&Setup {
-        players: &setting.players,
+        players: crate::config::seats(&setting.players),
         options: &setting.options,
         seed,
     })?;

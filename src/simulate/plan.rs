@@ -179,7 +179,7 @@ impl Simulation {
         };
         for setting in &settings {
             G::setup(&Setup {
-                players: &setting.players,
+                players: crate::config::seats(&setting.players),
                 options: &setting.options,
                 seed: request.seed,
             })

@@ -2,19 +2,7 @@
 //! played on different threads, in any order, gives the same numbers (the output of a fixed seed
 //! is byte-identical), and memory does not grow with the number of games.
 
-/// What one finished game says of one player (players in id order).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct End {
-    /// Index into the game's `Simulated::GROUPS` (role, alignment), if the game groups players.
-    pub group: Option<usize>,
-    pub won: bool,
-    pub elimination: bool,
-    pub tokens: u32,
-    /// The game's own points (God Race score, Room Swap points; 0 where a game has none).
-    pub points: i64,
-    /// Garnets won or spent over the game.
-    pub garnets: i64,
-}
+use crate::games::bots::End;
 
 /// One finished (or cut off) game.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,7 +10,6 @@
 //! not written again, so a cron line can follow every tick.
 
 pub mod pictures;
-pub mod svg;
 
 use crate::clock;
 use crate::context::GameContext;
@@ -315,8 +314,8 @@ fn load_season(dir: &Path, path: String) -> Result<SeasonView> {
                 game: m.game.name(),
                 href: format!("matches/{}/index.html", m.folder),
                 status: m.status.clone(),
-                winners: m.winners.iter().map(name).collect(),
-                elimination: m.elimination.iter().map(name).collect(),
+                winners: m.ending.winners.iter().map(name).collect(),
+                elimination: m.ending.elimination.iter().map(name).collect(),
             })
             .collect(),
         // garnet corrections are private
@@ -333,7 +332,7 @@ fn load_season(dir: &Path, path: String) -> Result<SeasonView> {
 fn load_game(dir: PathBuf, path: String) -> Result<GameView> {
     let ctx = GameContext::load(GameDir::open(dir)?)?;
     // What the site shows comes only from results the rules would give.
-    crate::app::dispatch(
+    crate::games::dispatch(
         ctx.config.game,
         crate::replay::CheckResults {
             ctx: &ctx,
@@ -375,8 +374,7 @@ fn load_game(dir: PathBuf, path: String) -> Result<GameView> {
         rounds.push(RoundView {
             label: label.clone(),
             announcement: result.render_public(&ctx, &renderer)?,
-            picture: pictures::round(
-                game_id,
+            picture: game_id.picture(
                 &result.public,
                 opening,
                 &names,
@@ -430,7 +428,8 @@ fn load_game(dir: PathBuf, path: String) -> Result<GameView> {
     Ok(GameView {
         title: ctx.config.title.clone(),
         game: game_id.name(),
-        chart: pictures::chart(game_id, &publics, &names, &ctx.config.title)
+        chart: game_id
+            .chart(&publics, &names, &ctx.config.title)
             .map(|(heading, svg)| Chart { heading, svg }),
         root: "../".repeat(depth),
         path,

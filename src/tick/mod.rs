@@ -183,7 +183,7 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
 
 pub fn setup<G: Game>(ctx: &GameContext) -> Result<G::State> {
     let setup = Setup {
-        players: &ctx.config.players,
+        players: crate::config::seats(&ctx.config.players),
         options: &ctx.config.options,
         seed: ctx.config.seed,
     };

@@ -13,8 +13,8 @@ use super::cards::{Effect, Goal, Oracle, Resource, Role, Targets};
 use super::state::State;
 use crate::doc::Choice;
 use crate::player_id::PlayerId;
-use crate::simulate::stats::End;
-use crate::simulate::{BotRng, Simulated, Strategy, Submissions, submit};
+
+use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions, submit};
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
 

@@ -5,6 +5,7 @@
 //! responses to the others'. Spec: `../shared/spec/final-ritual.md`; our rulings:
 //! `games/final-ritual/README.md`.
 
+mod archive;
 pub mod bots;
 pub mod cards;
 pub mod log;
@@ -14,6 +15,9 @@ pub mod state;
 pub mod turn;
 
 use crate::doc::{Choice, Doc};
+use crate::games::ending::Ending;
+use crate::games::picture::{Chart, Names};
+use crate::games::season::{SeasonMatch, SoFar};
 use crate::games::{Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
 use crate::player_id::PlayerId;
 use cards::{Cards, Oracle, PER_RESOURCE, Resource, Role};
@@ -28,6 +32,10 @@ const START_ORACLES: usize = 2;
 
 impl Game for FinalRitual {
     const ID: GameId = GameId::FinalRitual;
+    const NAME: &'static str = "final-ritual";
+    const NEW_TOML: &'static str = new_toml!("final-ritual");
+    const SAMPLE_PLAYERS: usize = 5;
+    const TEMPLATES: &'static [(&'static str, &'static str)] = templates!("final-ritual": "macros.txt.tera", "public.txt.tera", "private.txt.tera", "ack.txt.tera");
     const KEYS: &'static [&'static str] = receive::KEYS;
     type State = State;
 
@@ -103,9 +111,9 @@ impl Game for FinalRitual {
             );
         }
         // Every player then draws the oracle of their first turn.
-        for p in setup.players {
+        for p in &setup.players {
             let o = oracle_deck.remove(0);
-            players.get_mut(&p.id).expect("dealt").oracles.push(o);
+            players.get_mut(p.id).expect("dealt").oracles.push(o);
         }
         Ok(State {
             round: 1,
@@ -183,6 +191,28 @@ impl Game for FinalRitual {
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
         resolve::resolve(state, seed)
+    }
+
+    fn ending(publics: &[&toml::Table]) -> Ending {
+        archive::ending(publics)
+    }
+
+    fn picture(
+        public: &toml::Table,
+        opening: Option<&toml::Table>,
+        names: &Names,
+        id: &str,
+        title: &str,
+    ) -> Option<String> {
+        archive::picture(public, opening, names, id, title)
+    }
+
+    fn chart(publics: &[&toml::Table], names: &Names, title: &str) -> Option<Chart> {
+        archive::chart(publics, names, title)
+    }
+
+    fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<SeasonMatch, String> {
+        archive::season_match(so_far, options)
     }
 }
 

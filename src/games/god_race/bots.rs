@@ -13,8 +13,8 @@ use super::gods::God;
 use super::resolve::{self, Notes};
 use super::state::{CANDLE_PRICE, CandlePlan, Live, Orbs, Placement, PlayerState, State};
 use crate::doc::Choice;
-use crate::simulate::stats::End;
-use crate::simulate::{BotRng, Simulated, Strategy, Submissions};
+
+use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
 use rand::RngExt;
 
 /// What one player knows when choosing a round's submission.

@@ -3,6 +3,7 @@
 //! candles that trigger the gods' abilities. Spec: `../shared/spec/god-race.md`; our rulings:
 //! `games/god-race/README.md`.
 
+mod archive;
 pub mod bots;
 pub mod gods;
 pub mod race;
@@ -11,6 +12,9 @@ pub mod resolve;
 pub mod state;
 
 use crate::doc::{Choice, Doc};
+use crate::games::ending::Ending;
+use crate::games::picture::{Chart, Names};
+use crate::games::season::{SeasonMatch, SoFar};
 use crate::games::{Game, GameId, Outcome, Resolution, Setup, SetupError};
 use crate::player_id::PlayerId;
 use gods::God;
@@ -24,6 +28,11 @@ pub const MAX_PLAYERS: usize = 100_000;
 
 impl Game for GodRace {
     const ID: GameId = GameId::GodRace;
+    const NAME: &'static str = "god-race";
+    const NEW_TOML: &'static str = new_toml!("god-race");
+    const SAMPLE_PLAYERS: usize = 7;
+    const TEMPLATES: &'static [(&'static str, &'static str)] =
+        templates!("god-race": "public.txt.tera", "private.txt.tera", "ack.txt.tera");
     const KEYS: &'static [&'static str] = receive::KEYS;
     type State = State;
 
@@ -219,5 +228,27 @@ impl Game for GodRace {
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
         resolve::resolve(state, seed)
+    }
+
+    fn ending(publics: &[&toml::Table]) -> Ending {
+        archive::ending(publics)
+    }
+
+    fn picture(
+        public: &toml::Table,
+        opening: Option<&toml::Table>,
+        names: &Names,
+        id: &str,
+        title: &str,
+    ) -> Option<String> {
+        archive::picture(public, opening, names, id, title)
+    }
+
+    fn chart(publics: &[&toml::Table], names: &Names, title: &str) -> Option<Chart> {
+        archive::chart(publics, names, title)
+    }
+
+    fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<SeasonMatch, String> {
+        archive::season_match(so_far, options)
     }
 }

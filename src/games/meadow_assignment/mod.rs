@@ -5,7 +5,10 @@
 //! the assignment to a later episode; our rulings are in `games/meadow-assignment/README.md`.
 
 use crate::doc::{Choice, Doc};
+use crate::games::ending::Ending;
 use crate::games::god_race::gods::God;
+use crate::games::picture::Names;
+use crate::games::season::{SeasonMatch, SoFar, id_list};
 use crate::games::{Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
@@ -59,6 +62,11 @@ struct Settled {
 
 impl Game for MeadowAssignment {
     const ID: GameId = GameId::MeadowAssignment;
+    const NAME: &'static str = "meadow-assignment";
+    const NEW_TOML: &'static str = new_toml!("meadow-assignment");
+    const SAMPLE_PLAYERS: usize = 7;
+    const TEMPLATES: &'static [(&'static str, &'static str)] =
+        templates!("meadow-assignment": "public.txt.tera", "private.txt.tera", "ack.txt.tera");
     const KEYS: &'static [&'static str] = KEYS;
     type State = State;
 
@@ -70,7 +78,7 @@ impl Game for MeadowAssignment {
         let mut assigners = Vec::new();
         for (i, text) in options.assigners.iter().enumerate() {
             let id = PlayerId::parse(text)
-                .filter(|id| setup.players.iter().any(|p| &p.id == id) && !assigners.contains(id))
+                .filter(|id| setup.players.iter().any(|p| p.id == id) && !assigners.contains(id))
                 .ok_or_else(|| SetupError {
                     key: format!("options.assigners[{i}]"),
                     message: format!("`{text}` is not a player of this game, or is listed twice"),
@@ -357,4 +365,63 @@ impl Game for MeadowAssignment {
             result,
         }
     }
+
+    fn ending(publics: &[&toml::Table]) -> Ending {
+        ending(publics)
+    }
+
+    fn picture(
+        _public: &toml::Table,
+        _opening: Option<&toml::Table>,
+        _names: &Names,
+        _id: &str,
+        _title: &str,
+    ) -> Option<String> {
+        None
+    }
+
+    fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<SeasonMatch, String> {
+        season_match(so_far, options)
+    }
+}
+
+/// The meadows the assignment settled, for the next God Race.
+fn ending(publics: &[&toml::Table]) -> Ending {
+    Ending {
+        meadows: crate::games::ending::finals(publics)
+            .last()
+            .and_then(|f| f.get("meadows"))
+            .and_then(toml::Value::as_table)
+            .map(|t| {
+                t.iter()
+                    .filter_map(|(id, g)| Some((PlayerId::parse(id)?, g.as_str()?.to_owned())))
+                    .collect()
+            }),
+        ..Ending::default()
+    }
+}
+
+/// The assigners are the winners of the last finished God Race, unless the host named them
+/// (seed: "if there are at most two winners").
+fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<SeasonMatch, String> {
+    let mut out = SeasonMatch {
+        title: Some("the meadows"),
+        ..SeasonMatch::default()
+    };
+    if options.contains_key("assigners") {
+        return Ok(out);
+    }
+    let race = so_far
+        .last_finished(GameId::GodRace)
+        .ok_or("no finished God Race: nobody assigns meadows")?;
+    let winners = &race.ending.winners;
+    if !(1..=2).contains(&winners.len()) {
+        return Err(format!(
+            "{} has {} winners; meadows are assigned only after a God Race with one or two (the next God Race draws them)",
+            race.folder,
+            winners.len()
+        ));
+    }
+    out.options.insert("assigners".into(), id_list(winners));
+    Ok(out)
 }

@@ -9,10 +9,10 @@
 use super::PlanarControl;
 use super::state::{Alignment, Phase, State};
 use crate::doc::Choice;
-use crate::games::{GameId, RoundResult};
+use crate::games::RoundResult;
 use crate::player_id::PlayerId;
-use crate::simulate::stats::End;
-use crate::simulate::{BotRng, Simulated, Strategy, Submissions, submit};
+
+use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions, submit};
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
 use std::collections::{BTreeMap, BTreeSet};
@@ -149,7 +149,7 @@ impl Simulated for PlanarControl {
                 .filter_map(|(plane, a)| Some((plane.clone(), a.as_str()?.to_owned())))
                 .collect();
         }
-        let outcome = crate::ending::read(GameId::PlanarControl, &[&result.public]);
+        let outcome = <PlanarControl as crate::games::Game>::ending(&[&result.public]);
         if !outcome.elimination.is_empty() {
             memory.elimination = outcome.elimination;
         }

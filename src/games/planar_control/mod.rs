@@ -4,12 +4,16 @@
 //! Elimination Candidates. Spec: `../shared/spec/planar-control.md`; our rulings:
 //! `games/planar-control/README.md`.
 
+mod archive;
 pub mod bots;
 mod receive;
 pub mod resolve;
 pub mod state;
 
 use crate::doc::{Choice, Doc};
+use crate::games::ending::Ending;
+use crate::games::picture::{Chart, Names};
+use crate::games::season::{SeasonMatch, SoFar};
 use crate::games::{Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
 use crate::player_id::PlayerId;
 use rand::seq::SliceRandom;
@@ -19,6 +23,11 @@ pub struct PlanarControl;
 
 impl Game for PlanarControl {
     const ID: GameId = GameId::PlanarControl;
+    const NAME: &'static str = "planar-control";
+    const NEW_TOML: &'static str = new_toml!("planar-control");
+    const SAMPLE_PLAYERS: usize = 15;
+    const TEMPLATES: &'static [(&'static str, &'static str)] =
+        templates!("planar-control": "public.txt.tera", "private.txt.tera", "ack.txt.tera");
     const KEYS: &'static [&'static str] = &["vote", "garnets", "divine", "eliminate", "token"];
     type State = State;
 
@@ -211,5 +220,27 @@ impl Game for PlanarControl {
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
         resolve::resolve(state, seed)
+    }
+
+    fn ending(publics: &[&toml::Table]) -> Ending {
+        archive::ending(publics)
+    }
+
+    fn picture(
+        public: &toml::Table,
+        opening: Option<&toml::Table>,
+        names: &Names,
+        id: &str,
+        title: &str,
+    ) -> Option<String> {
+        archive::picture(public, opening, names, id, title)
+    }
+
+    fn chart(publics: &[&toml::Table], names: &Names, title: &str) -> Option<Chart> {
+        archive::chart(publics, names, title)
+    }
+
+    fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<SeasonMatch, String> {
+        archive::season_match(so_far, options)
     }
 }

@@ -9,8 +9,8 @@ use super::rooms::{Room, Row, table_for};
 use super::state::{Phase, State};
 use crate::doc::Choice;
 use crate::player_id::PlayerId;
-use crate::simulate::stats::End;
-use crate::simulate::{BotRng, Simulated, Strategy, Submissions, submit};
+
+use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions, submit};
 use rand::seq::{IndexedRandom, SliceRandom};
 
 impl Simulated for RoomSwap {

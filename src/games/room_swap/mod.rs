@@ -2,6 +2,7 @@
 //! the rooms score. Peek and Block are instant actions paid in garnets. The spec is
 //! `../shared/spec/room-swap.md`; our rulings are numbered in `games/room-swap/README.md`.
 
+mod archive;
 pub mod bots;
 mod receive;
 mod resolve;
@@ -9,6 +10,9 @@ pub mod rooms;
 pub mod state;
 
 use crate::doc::Doc;
+use crate::games::ending::Ending;
+use crate::games::picture::{Chart, Names};
+use crate::games::season::{SeasonMatch, SoFar};
 use crate::games::{Game, GameId, Outcome, Resolution, Setup, SetupError};
 use crate::player_id::PlayerId;
 use state::{Options, Phase, PlayerState, State};
@@ -19,6 +23,11 @@ pub struct RoomSwap;
 
 impl Game for RoomSwap {
     const ID: GameId = GameId::RoomSwap;
+    const NAME: &'static str = "room-swap";
+    const NEW_TOML: &'static str = new_toml!("room-swap");
+    const SAMPLE_PLAYERS: usize = 6;
+    const TEMPLATES: &'static [(&'static str, &'static str)] =
+        templates!("room-swap": "public.txt.tera", "private.txt.tera", "ack.txt.tera");
     // ruling 7: a Block forbids the target's chosen room (without a fallback, it is unset)
     const VALID_STAYS: bool = false;
     const KEYS: &'static [&'static str] = receive::KEYS;
@@ -155,5 +164,27 @@ impl Game for RoomSwap {
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
         resolve::resolve(state, seed)
+    }
+
+    fn ending(publics: &[&toml::Table]) -> Ending {
+        archive::ending(publics)
+    }
+
+    fn picture(
+        public: &toml::Table,
+        opening: Option<&toml::Table>,
+        names: &Names,
+        id: &str,
+        title: &str,
+    ) -> Option<String> {
+        archive::picture(public, opening, names, id, title)
+    }
+
+    fn chart(publics: &[&toml::Table], names: &Names, title: &str) -> Option<Chart> {
+        archive::chart(publics, names, title)
+    }
+
+    fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<SeasonMatch, String> {
+        archive::season_match(so_far, options)
     }
 }

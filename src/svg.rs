@@ -1,4 +1,4 @@
-//! Small SVG drawings for the site, as text: every picture has a `<title>` and a `<desc>` (its
+//! Small SVG drawings for the site and the simulator, as text: every picture has a `<title>` and a `<desc>` (its
 //! text fallback, read by screen readers and shown where SVG is not), scales with its container
 //! (a `viewBox`, no fixed size), and uses only the page's own CSS classes (no external resource).
 
