@@ -8,7 +8,7 @@ use adjudicate::doc::Doc;
 use adjudicate::game_dir::GameDir;
 use adjudicate::games::god_race::GodRace;
 use adjudicate::games::{Game, Setup};
-use adjudicate::report::ResultFile;
+use adjudicate::result_file::ResultFile;
 use adjudicate::tick::{TickOptions, tick};
 use std::time::{Duration, Instant};
 

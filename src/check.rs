@@ -10,7 +10,7 @@ use crate::games::Game;
 use crate::games::WithGame;
 use crate::player_id::PlayerId;
 use crate::receipts::Receipts;
-use crate::report::ResultFile;
+use crate::result_file::ResultFile;
 use crate::submission::screen;
 use std::path::{Path, PathBuf};
 

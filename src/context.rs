@@ -18,6 +18,15 @@ pub struct GameContext {
     pub secrets: Secrets,
 }
 
+/// The round versions are taken for: which round, how many were resolved before it, and when
+/// the one before it closed.
+#[derive(Debug, Clone, Copy)]
+pub struct Window {
+    pub round: u32,
+    pub index: u32,
+    pub closed: Option<jiff::Timestamp>,
+}
+
 /// state.toml: the engine's state plus the tick's own bookkeeping.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StateFile<S> {
@@ -120,6 +129,36 @@ impl GameContext {
         }))
     }
 
+    /// The round versions are taken for now (`ingest`): refused when the game is over or not set
+    /// up yet.
+    pub fn window<G: Game>(&self) -> Result<Window> {
+        let file = match self.load_state::<G>()? {
+            Some(file) if G::is_over(&file.game) => {
+                return Err(Error::Usage("the game is over: nothing to ingest".into()));
+            }
+            Some(file) => file,
+            None => {
+                return Err(Error::Usage(
+                    "the game is not set up yet: run `adjudicate round` first".into(),
+                ));
+            }
+        };
+        let index = G::rounds_played(&file.game);
+        // When the current round began taking versions: when the round before it was resolved
+        // (state.toml's `opened`), or, for a game resolved by an older version, that round's
+        // deadline. A message that reached the host before it was meant for that round: it
+        // counts for neither (spec README, "When a version counts").
+        let closed = match file.opened {
+            Some(at) => jiff::Timestamp::from_second(at).ok(),
+            None => index.checked_sub(1).and_then(|i| self.deadline(i)),
+        };
+        Ok(Window {
+            round: G::round(&file.game),
+            index,
+            closed,
+        })
+    }
+
     /// state.toml's count of resolved rounds agrees with the archive: the previous round's
     /// result.toml says how many rounds came before it (`[meta] index`). A hand edit of
     /// `rounds_played` would move every deadline of the schedule.
@@ -130,7 +169,7 @@ impl GameContext {
         }
         let previous = self.dir.result(round - 1);
         // (a state set up by hand, as rule cases do, may have no archive before it)
-        let Some(meta) = crate::report::Meta::read(&previous)? else {
+        let Some(meta) = crate::result_meta::Meta::read(&previous)? else {
             return Ok(());
         };
         if meta.index + 1 != played {

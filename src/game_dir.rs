@@ -11,6 +11,9 @@ use std::fs::{self, File};
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
+/// The folder of chat players' texts under `outbox/` and `sent/`.
+const CHAT: &str = "chat";
+
 #[derive(Debug, Clone)]
 pub struct GameDir {
     root: PathBuf,
@@ -124,6 +127,16 @@ impl GameDir {
         late
     }
 
+    /// `outbox/chat/`: a folder per chat player with the texts to paste (`mail::chat`).
+    pub fn chat_outbox(&self) -> PathBuf {
+        self.outbox().join(CHAT)
+    }
+
+    /// `sent/chat/`: the texts the host has pasted.
+    pub fn chat_sent(&self) -> PathBuf {
+        self.sent().join(CHAT)
+    }
+
     /// Removes the temp files a killed run left behind (named `.adjudicate-*`, never renamed into
     /// place) from the folders a tick or `ingest` writes into: the root, `outbox/`, and the given
     /// rounds' folders. Call it only under the lock: another run's temp files are live. Returns
@@ -131,7 +144,7 @@ impl GameDir {
     pub fn sweep_temp(&self, rounds: &[u32]) -> Result<usize> {
         let mut folders = vec![self.root.clone(), self.outbox()];
         // a chat player's files to paste (`mail::chat`)
-        if let Ok(chats) = fs::read_dir(self.outbox().join(crate::mail::chat::FOLDER)) {
+        if let Ok(chats) = fs::read_dir(self.chat_outbox()) {
             folders.extend(chats.filter_map(|e| e.ok()).map(|e| e.path()));
         }
         for round in rounds {

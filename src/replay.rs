@@ -9,7 +9,7 @@ use crate::games::Game;
 use crate::games::WithGame;
 use crate::problem::Problem;
 use crate::receipts::Receipts;
-use crate::report::ResultFile;
+use crate::result_file::ResultFile;
 use crate::tick::{reapply, setup};
 use std::path::Path;
 
@@ -116,7 +116,7 @@ fn replay<G: Game>(ctx: &GameContext, mode: Mode) -> Result<ReplayOutcome> {
         let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
         // When the round closed is the tick's clock, not the rules': read from the archive.
         // (a broken file gives none, and the comparison below reports the difference)
-        closed = crate::report::Meta::read(&ctx.dir.result(round))
+        closed = crate::result_meta::Meta::read(&ctx.dir.result(round))
             .ok()
             .flatten()
             .and_then(|m| m.closed)
@@ -170,7 +170,7 @@ impl ReplayOutcome {
     fn compare_public(&mut self, path: &Path, expected: &ResultFile) -> Result<()> {
         #[derive(serde::Serialize)]
         struct Shown<'a> {
-            meta: &'a crate::report::Meta,
+            meta: &'a crate::result_meta::Meta,
             public: &'a toml::Table,
         }
         let text = |meta, public| toml::to_string(&Shown { meta, public }).unwrap_or_default();

@@ -19,6 +19,7 @@ mod god_race;
 mod host_files;
 mod idle;
 mod ingest;
+mod layers;
 mod mail;
 mod mail_clients;
 mod planar_control;

@@ -120,6 +120,7 @@ struct Ingest<'a> {
 impl WithGame for Ingest<'_> {
     type Output = Result<crate::ingest::IngestReport>;
     fn run<G: Game>(self) -> Self::Output {
-        crate::ingest::ingest::<G>(self.ctx, self.source, self.now)
+        let window = self.ctx.window::<G>()?;
+        crate::ingest::ingest(self.ctx, self.source, self.now, G::KEYS, &window)
     }
 }

@@ -30,8 +30,8 @@ mod run;
 pub mod seen;
 
 use crate::context::GameContext;
+use crate::context::Window;
 use crate::error::{Error, Result};
-use crate::games::Game;
 use crate::player_id::PlayerId;
 use message::Incoming;
 pub use origins::{ORIGINS, Origin, Origins, Unused, origins_path, read_origins};
@@ -80,48 +80,20 @@ impl Item {
     }
 }
 
-/// When the current round began taking versions: when the round before it was resolved
-/// (state.toml's `opened`), or, for a game resolved by an older version, that round's deadline.
-fn opened<G: Game>(
-    ctx: &GameContext,
-    file: &crate::context::StateFile<G::State>,
-) -> Option<jiff::Timestamp> {
-    if let Some(at) = file.opened {
-        return jiff::Timestamp::from_second(at).ok();
-    }
-    G::rounds_played(&file.game)
-        .checked_sub(1)
-        .and_then(|i| ctx.deadline(i))
-}
-
-pub fn ingest<G: Game>(
+/// Reads every message of `source` into the round `window` says (`GameContext::window`):
+/// `keys` are the game's submission keys (`Game::KEYS`), how a submission is told from prose.
+pub fn ingest(
     ctx: &GameContext,
     source: &Source,
     now: jiff::Timestamp,
+    keys: &'static [&'static str],
+    window: &Window,
 ) -> Result<IngestReport> {
-    let file = match ctx.load_state::<G>()? {
-        Some(file) if G::is_over(&file.game) => {
-            return Err(Error::Usage("the game is over: nothing to ingest".into()));
-        }
-        Some(file) => file,
-        None => {
-            return Err(Error::Usage(
-                "the game is not set up yet: run `adjudicate round` first".into(),
-            ));
-        }
-    };
-    let window = run::Window {
-        round: G::round(&file.game),
-        index: G::rounds_played(&file.game),
-        // A message that reached the host before the previous round was resolved was meant for
-        // that round: it counts for neither (spec README, "When a version counts").
-        closed: opened::<G>(ctx, &file),
-    };
     // What a killed run (of ingest or a tick) left half-written: under the lock, nobody else's.
     ctx.dir.sweep_temp(&[window.round])?;
     let mut items = read_source(source, now.as_second())?;
     items.sort_by_key(Item::order);
-    let mut run = run::Run::new(ctx, source, now, G::KEYS, &window, items.len())?;
+    let mut run = run::Run::new(ctx, source, now, keys, window, items.len())?;
     for (i, item) in items.iter().enumerate() {
         run.sort_out(i, item, &items)?;
     }

@@ -11,6 +11,7 @@ use super::origins::{Origin, Origins, Unused, origins_path, read_origins};
 use super::replies::Replies;
 use super::{IngestReport, Item, Source, mark, seen};
 use crate::context::GameContext;
+use crate::context::Window;
 use crate::error::Result;
 use crate::game_dir::{read_optional, write_atomic};
 use crate::player_id::PlayerId;
@@ -104,14 +105,6 @@ struct Candidate {
     item: usize,
     text: String,
     found: extract::Extracted,
-}
-
-/// The round a run of ingest writes into: which round, how many were resolved before it, and
-/// when the one before it closed.
-pub(super) struct Window {
-    pub round: u32,
-    pub index: u32,
-    pub closed: Option<jiff::Timestamp>,
 }
 
 /// One run of ingest over the messages of a source: each message sorted out (a candidate
@@ -234,7 +227,7 @@ impl<'a> Run<'a> {
             self.fates[i] = Fate::Flagged;
             return Ok(());
         }
-        let skeleton = crate::tick::latest_skeleton(self.ctx, self.round, &player);
+        let skeleton = crate::result_file::latest_skeleton(self.ctx, self.round, &player);
         let found = incoming.submission(self.keys, skeleton.as_deref());
         let text = match &found.toml {
             Ok(t) => t.clone(),

@@ -11,9 +11,6 @@ use crate::player_id::PlayerId;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// The folder of `outbox/` and `sent/` that holds chat messages.
-pub const FOLDER: &str = "chat";
-
 /// Where announcements for the channel go (not a player id: ids start with a letter or digit).
 pub const PUBLIC: &str = "_public";
 
@@ -31,18 +28,12 @@ pub fn any(config: &GameConfig) -> bool {
 
 /// `outbox/chat/<to>/<name>.txt` for a mail file name `name` (`r001-ack-alice-1.eml`).
 pub fn path(dir: &GameDir, to: &str, mail_name: &str) -> PathBuf {
-    dir.outbox().join(FOLDER).join(to).join(txt(mail_name))
+    dir.chat_outbox().join(to).join(txt(mail_name))
 }
 
 /// Whether the message is already written (waiting or pasted).
 pub fn known(dir: &GameDir, to: &str, mail_name: &str) -> bool {
-    path(dir, to, mail_name).exists()
-        || dir
-            .sent()
-            .join(FOLDER)
-            .join(to)
-            .join(txt(mail_name))
-            .exists()
+    path(dir, to, mail_name).exists() || dir.chat_sent().join(to).join(txt(mail_name)).exists()
 }
 
 fn txt(mail_name: &str) -> String {
@@ -57,7 +48,7 @@ pub fn text(subject: &str, body: &str) -> String {
 /// Messages waiting to be pasted, per recipient folder (`_public` for the channel).
 pub fn waiting(dir: &GameDir) -> BTreeMap<String, usize> {
     let mut out = BTreeMap::new();
-    let Ok(folders) = std::fs::read_dir(dir.outbox().join(FOLDER)) else {
+    let Ok(folders) = std::fs::read_dir(dir.chat_outbox()) else {
         return out;
     };
     for folder in folders.filter_map(|e| e.ok()) {

@@ -108,7 +108,8 @@ struct IngestOne<'a> {
 impl WithGame for IngestOne<'_> {
     type Output = Result<IngestReport>;
     fn run<G: Game>(self) -> Self::Output {
-        crate::ingest::ingest::<G>(self.ctx, self.source, self.now)
+        let window = self.ctx.window::<G>()?;
+        crate::ingest::ingest(self.ctx, self.source, self.now, G::KEYS, &window)
     }
 }
 

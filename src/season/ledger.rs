@@ -13,7 +13,7 @@ use crate::game_dir::GameDir;
 use crate::games::GameId;
 use crate::games::ending::Ending;
 use crate::player_id::PlayerId;
-use crate::report::ResultFile;
+use crate::result_file::ResultFile;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

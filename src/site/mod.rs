@@ -16,7 +16,7 @@ use crate::context::GameContext;
 use crate::error::{Error, Result};
 use crate::game_dir::GameDir;
 use crate::plan::Plan;
-use crate::report::ResultFile;
+use crate::result_file::ResultFile;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

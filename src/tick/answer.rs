@@ -2,7 +2,6 @@
 //! knows whether it resolves the round, so the one that closes it says so), the notices an
 //! instant action sends to others (a Block's target), and the reminders of a round's last hours.
 
-use super::latest_skeleton;
 use super::queue::Mailer;
 use super::receive::Receiving;
 use crate::clock;
@@ -15,6 +14,7 @@ use crate::receipts::Receipt;
 use crate::render::{
     AckContext, GameInfo, Kind, LateContext, NoticeContext, ReminderContext, Renderer,
 };
+use crate::result_file::latest_skeleton;
 use jiff::Timestamp;
 
 /// Where ingest got a receipt's version from, if it did (the file is still the one it wrote).

@@ -17,7 +17,7 @@ use crate::mail::{SendReport, Sender, send_outbox};
 use crate::plan::Plan;
 use crate::player_id::PlayerId;
 use crate::render::Renderer;
-use crate::report::ResultFile;
+use crate::result_file::ResultFile;
 use jiff::Timestamp;
 use std::path::PathBuf;
 
@@ -230,23 +230,4 @@ fn play_round<G: Game>(
             resolve::resolve_round::<G>(renderer, &mut mail, file, dated)
         }
     }
-}
-
-/// The skeleton that ends `player`'s latest report (the one that asked for `round`: the previous
-/// round's, or the opening's), copied into a reminder so that it too can be answered by editing.
-pub(crate) fn latest_skeleton(ctx: &GameContext, round: u32, player: &PlayerId) -> Option<String> {
-    let file = format!("{player}.txt");
-    let reports = [
-        round.checked_sub(1).map(|r| ctx.dir.private(r, player)),
-        Some(ctx.dir.round(0).join("opening").join("private").join(&file)),
-    ];
-    let text = reports
-        .into_iter()
-        .flatten()
-        .find_map(|p| std::fs::read_to_string(p).ok())?;
-    let start = text.find("# Reply with this")?;
-    let end = text[start..]
-        .find("\n-- \n")
-        .map_or(text.len(), |e| start + e + 1);
-    Some(text[start..end].to_owned())
 }

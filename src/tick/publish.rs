@@ -8,7 +8,7 @@ use crate::games::Game;
 use crate::mail::{Mail, MailKind, Recipient};
 use crate::player_id::PlayerId;
 use crate::render::Renderer;
-use crate::report::ResultFile;
+use crate::result_file::ResultFile;
 use jiff::Timestamp;
 
 /// Writes a result and its reports into its folder (`ResultFile::folder`) and queues them as

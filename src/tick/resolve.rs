@@ -10,7 +10,7 @@ use crate::context::{GameContext, StateFile};
 use crate::error::Result;
 use crate::games::Game;
 use crate::render::Renderer;
-use crate::report::ResultFile;
+use crate::result_file::ResultFile;
 use jiff::Timestamp;
 
 /// Whether the round resolves in this tick.
