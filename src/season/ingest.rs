@@ -113,6 +113,46 @@ impl WithGame for IngestOne<'_> {
     }
 }
 
+/// The running match a message is for: the only one its sender plays in, else the one whose
+/// report it answers, else the one whose title its subject holds; `Err` says why none.
+fn route(running: &mut [Running], bytes: &[u8]) -> std::result::Result<usize, String> {
+    let Some((sender, answers, subject)) = headers(bytes) else {
+        return Err("not a mail message with a From address".into());
+    };
+    let playing: Vec<usize> = (0..running.len())
+        .filter(|i| running[*i].emails.contains(&sender))
+        .collect();
+    let chosen = match playing.as_slice() {
+        [] => return Err(format!("{sender} plays in no running match of this season")),
+        [one] => Some(*one),
+        several => {
+            let by_reply = several
+                .iter()
+                .copied()
+                .find(|i| answers.iter().any(|a| running[*i].sent_ids().contains(a)));
+            // the longest title the subject holds ("Match 10" over "Match 1")
+            let by_subject = || {
+                several
+                    .iter()
+                    .copied()
+                    .filter(|i| subject.contains(running[*i].title.as_str()))
+                    .max_by_key(|i| running[*i].title.len())
+            };
+            by_reply.or_else(by_subject)
+        }
+    };
+    chosen.ok_or_else(|| {
+        let names: Vec<&str> = playing
+            .iter()
+            .map(|i| running[*i].folder.as_str())
+            .collect();
+        format!(
+            "{sender} plays in {}: reply to a report of the match you mean, or put its title in the subject",
+            names.join(" and ")
+        )
+    })
+}
+
 /// Routes and ingests every message of `maildir`'s `new/`.
 pub fn ingest(season: &SeasonDir, maildir: &Path, now: jiff::Timestamp) -> Result<SeasonIngest> {
     let ledger: Ledger = super::ledger::compute(season)?;
@@ -139,54 +179,9 @@ pub fn ingest(season: &SeasonDir, maildir: &Path, now: jiff::Timestamp) -> Resul
     let mut done = SeasonIngest::default();
     for file in crate::ingest::maildir_new(maildir)? {
         let bytes = std::fs::read(&file).map_err(|e| crate::error::Error::io(&file, e))?;
-        let Some((sender, answers, subject)) = headers(&bytes) else {
-            done.left
-                .push((file, "not a mail message with a From address".into()));
-            continue;
-        };
-        let playing: Vec<usize> = (0..running.len())
-            .filter(|i| running[*i].emails.contains(&sender))
-            .collect();
-        let chosen = match playing.as_slice() {
-            [] => {
-                done.left.push((
-                    file,
-                    format!("{sender} plays in no running match of this season"),
-                ));
-                continue;
-            }
-            [one] => Some(*one),
-            several => {
-                let by_reply = several
-                    .iter()
-                    .copied()
-                    .find(|i| answers.iter().any(|a| running[*i].sent_ids().contains(a)));
-                // the longest title the subject holds ("Match 10" over "Match 1")
-                let by_subject = || {
-                    several
-                        .iter()
-                        .copied()
-                        .filter(|i| subject.contains(running[*i].title.as_str()))
-                        .max_by_key(|i| running[*i].title.len())
-                };
-                by_reply.or_else(by_subject)
-            }
-        };
-        match chosen {
-            Some(i) => routed.entry(i).or_default().push(file),
-            None => {
-                let names: Vec<&str> = playing
-                    .iter()
-                    .map(|i| running[*i].folder.as_str())
-                    .collect();
-                done.left.push((
-                    file,
-                    format!(
-                        "{sender} plays in {}: reply to a report of the match you mean, or put its title in the subject",
-                        names.join(" and ")
-                    ),
-                ));
-            }
+        match route(&mut running, &bytes) {
+            Ok(i) => routed.entry(i).or_default().push(file),
+            Err(why) => done.left.push((file, why)),
         }
     }
     for (i, files) in routed {

@@ -158,22 +158,64 @@ pub fn compute_with(dir: &SeasonDir, events: Vec<Event>) -> Result<Ledger> {
     let season_toml = dir.season_toml();
     let config = SeasonConfig::load(&season_toml)?;
     let events_toml = dir.events_toml();
-    let cast: BTreeSet<&PlayerId> = config.cast.iter().map(|p| &p.id).collect();
+    let eliminated = check_events(&config, &events, &season_toml, &events_toml)?;
+    let matches = load_matches(dir, &config, &season_toml)?;
+    let mut notes = Vec::new();
+    let running: Vec<&str> = matches
+        .iter()
+        .filter(|m| !m.over)
+        .map(|m| m.folder.as_str())
+        .collect();
+    if running.len() > 1 {
+        notes.push(format!(
+            "{} matches are running at once: {}",
+            running.len(),
+            running.join(", ")
+        ));
+    }
+    for m in &matches {
+        if m.entry.is_none() {
+            notes.push(format!(
+                "{}: no {ENTRY} (not made by `season match`): its balances are not checked",
+                m.folder
+            ));
+        }
+        check_entry(dir, &config, &events, &matches, m)?;
+    }
+    let all: Vec<&Match> = matches.iter().collect();
+    let standings = standings(&config, &events, &all, &eliminated, &events_toml)?;
+    Ok(Ledger {
+        config,
+        events,
+        matches,
+        standings,
+        notes,
+        eliminated,
+    })
+}
 
-    // events: players of the cast, nobody acted on after their elimination
+/// Every event's players are of the cast, and nobody is acted on after their elimination.
+/// Returns who was eliminated, and why.
+fn check_events(
+    config: &SeasonConfig,
+    events: &[Event],
+    season_toml: &Path,
+    events_toml: &Path,
+) -> Result<BTreeMap<PlayerId, String>> {
+    let cast: BTreeSet<&PlayerId> = config.cast.iter().map(|p| &p.id).collect();
     let mut eliminated: BTreeMap<PlayerId, String> = BTreeMap::new();
     for (i, e) in events.iter().enumerate() {
         for id in e.players() {
             if !cast.contains(id) {
                 return Err(Error::invalid(
-                    &events_toml,
+                    events_toml,
                     format!("event[{i}]"),
                     format!("`{id}` is not in the cast of {}", season_toml.display()),
                 ));
             }
             if let Some(why) = eliminated.get(id) {
                 return Err(Error::invalid(
-                    &events_toml,
+                    events_toml,
                     format!("event[{i}]"),
                     format!("`{id}` was already eliminated ({why})"),
                 ));
@@ -192,91 +234,71 @@ pub fn compute_with(dir: &SeasonDir, events: Vec<Event>) -> Result<Ledger> {
             _ => {}
         }
     }
+    Ok(eliminated)
+}
 
-    let matches = load_matches(dir, &config, &season_toml)?;
-    let mut notes = Vec::new();
-    let running: Vec<&str> = matches
+/// A match's starting balances are what the ledger gave when it was made (its `entry.toml`:
+/// the events and the matches counted then).
+fn check_entry(
+    dir: &SeasonDir,
+    config: &SeasonConfig,
+    events: &[Event],
+    matches: &[Match],
+    m: &Match,
+) -> Result<()> {
+    let Some(entry) = &m.entry else {
+        return Ok(());
+    };
+    let (season_toml, events_toml) = (dir.season_toml(), dir.events_toml());
+    let game_toml = dir.matches().join(&m.folder).join("game.toml");
+    let entry_toml = dir.matches().join(&m.folder).join(ENTRY);
+    let counted: Vec<&Match> = entry
+        .matches
         .iter()
-        .filter(|m| !m.over)
-        .map(|m| m.folder.as_str())
-        .collect();
-    if running.len() > 1 {
-        notes.push(format!(
-            "{} matches are running at once: {}",
-            running.len(),
-            running.join(", ")
+        .map(|f| {
+            matches.iter().find(|o| &o.folder == f).ok_or_else(|| {
+                Error::invalid(
+                    &entry_toml,
+                    "matches",
+                    format!("`{f}` is not a match of this season"),
+                )
+            })
+        })
+        .collect::<Result<_>>()?;
+    if entry.events > events.len() {
+        return Err(Error::invalid(
+            &entry_toml,
+            "events",
+            format!(
+                "is {} but {} holds {}",
+                entry.events,
+                events_toml.display(),
+                events.len()
+            ),
         ));
     }
-
-    // every match's starting balances are what the ledger gave when it was made
-    for m in &matches {
-        let Some(entry) = &m.entry else {
-            notes.push(format!(
-                "{}: no {ENTRY} (not made by `season match`): its balances are not checked",
-                m.folder
-            ));
-            continue;
-        };
-        let game_toml = dir.matches().join(&m.folder).join("game.toml");
-        let entry_toml = dir.matches().join(&m.folder).join(ENTRY);
-        let counted: Vec<&Match> = entry
-            .matches
-            .iter()
-            .map(|f| {
-                matches.iter().find(|o| &o.folder == f).ok_or_else(|| {
-                    Error::invalid(
-                        &entry_toml,
-                        "matches",
-                        format!("`{f}` is not a match of this season"),
-                    )
-                })
-            })
-            .collect::<Result<_>>()?;
-        if entry.events > events.len() {
-            return Err(Error::invalid(
-                &entry_toml,
-                "events",
-                format!(
-                    "is {} but {} holds {}",
-                    entry.events,
-                    events_toml.display(),
-                    events.len()
-                ),
-            ));
-        }
-        let expected = balances(&config, &events[..entry.events], &counted);
-        for (i, p) in m.players.iter().enumerate() {
-            let (garnets, tokens) = expected.get(&p.id).copied().unwrap_or_default();
-            for (key, has, wants) in [
-                ("garnets", p.garnets, garnets),
-                ("tokens_of_life", i64::from(p.tokens), tokens.max(0)),
-            ] {
-                if has != wants {
-                    return Err(Error::invalid(
-                        &game_toml,
-                        format!("players[{i}].{key}"),
-                        format!(
-                            "{} has {has} but the season's ledger ({}, {}, and the matches before it) gives {wants}; correct the season with `adjudicate season event`, not the match",
-                            p.id,
-                            season_toml.display(),
-                            events_toml.display()
-                        ),
-                    ));
-                }
+    let expected = balances(config, &events[..entry.events], &counted);
+    for (i, p) in m.players.iter().enumerate() {
+        let (garnets, tokens) = expected.get(&p.id).copied().unwrap_or_default();
+        for (key, has, wants) in [
+            ("garnets", p.garnets, garnets),
+            ("tokens_of_life", i64::from(p.tokens), tokens.max(0)),
+        ] {
+            if has != wants {
+                return Err(Error::invalid(
+                    &game_toml,
+                    format!("players[{i}].{key}"),
+                    format!(
+                        "{} has {has} but the season's ledger ({}, {}, and the matches before it) gives {wants}; correct the season with `adjudicate season event`, not the match",
+                        p.id,
+                        season_toml.display(),
+                        events_toml.display()
+                    ),
+                ));
             }
         }
     }
-
-    let all: Vec<&Match> = matches.iter().collect();
-    let standings = standings(&config, &events, &all, &eliminated, &events_toml)?;
-    Ok(Ledger {
-        config,
-        events,
-        matches,
-        standings,
-        notes,
-        eliminated,
-    })
+    Ok(())
 }
 
 /// Every player's standing from the cast, `events` and `matches`.

@@ -210,6 +210,75 @@ fn reports_dir(season: &SeasonDir, m: &Match) -> PathBuf {
     season.root().join("reports").join(&m.folder)
 }
 
+/// Queues a finished match's season reports as mail (each only once: a message already in
+/// outbox/, sent/ or failed/ is not queued again); returns how many were queued.
+fn queue_reports(
+    season: &SeasonDir,
+    ledger: &Ledger,
+    m: &Match,
+    reports: &Reports,
+    now: jiff::Timestamp,
+    plan: &mut Plan,
+) -> Result<usize> {
+    let config = &ledger.config;
+    let outbox_dir = GameDir::new(season.root());
+    let game_key = format!("{}\0{}\0season", config.title, config.seed);
+    let mut queued = 0;
+    let subject = format!("{}: after Match {}", config.title, m.number);
+    let mut queue = |to: Recipient, kind: MailKind, body: &str| -> Result<()> {
+        let addressed = addressees(&to, &config.mail, &season.season_toml(), |id| {
+            config.player(id)
+        })?;
+        let Some((target, bcc)) = addressed else {
+            return Ok(());
+        };
+        let mail = Mail {
+            round: m.number,
+            kind,
+            to,
+            seq: 0,
+            subject: subject.clone(),
+            body: body.to_owned(),
+            date: now,
+            in_reply_to: None,
+        };
+        let file = mail.file_name();
+        let known = [
+            outbox_dir.outbox(),
+            outbox_dir.sent(),
+            season.root().join("failed"),
+        ]
+        .iter()
+        .any(|d| d.join(&file).exists());
+        if !known {
+            plan.dir(outbox_dir.outbox());
+            let bytes = format_message(&mail, &config.mail, &game_key, target, bcc)?;
+            plan.new_file(outbox_dir.outbox().join(&file), bytes);
+            queued += 1;
+        }
+        Ok(())
+    };
+    for (id, text) in &reports.private {
+        queue(Recipient::Player(id.clone()), MailKind::Private, text)?;
+    }
+    let publics = match config.mail.public_to {
+        Some(_) => vec![Recipient::List],
+        None => {
+            let with_mail: Vec<PlayerId> = config
+                .cast
+                .iter()
+                .filter(|p| p.email.is_some())
+                .map(|p| p.id.clone())
+                .collect();
+            batches(&with_mail, config.mail.bcc_batch)
+        }
+    };
+    for to in publics {
+        queue(to, MailKind::Public, &reports.public)?;
+    }
+    Ok(queued)
+}
+
 /// Writes and queues the reports of every finished match that has none yet, then sends.
 pub fn publish(season: &SeasonDir, now: jiff::Timestamp, send: bool) -> Result<Published> {
     // One run at a time writes the season's reports and outbox; what a killed one left
@@ -220,7 +289,6 @@ pub fn publish(season: &SeasonDir, now: jiff::Timestamp, send: bool) -> Result<P
     let tera = templates(&season.root().join("templates").join("season"))?;
     let config = &ledger.config;
     let outbox_dir = GameDir::new(season.root());
-    let game_key = format!("{}\0{}\0season", config.title, config.seed);
     let mut published = Published::default();
     let mut plan = Plan::default();
     let mut last_steps = Vec::new();
@@ -243,58 +311,7 @@ pub fn publish(season: &SeasonDir, now: jiff::Timestamp, send: bool) -> Result<P
             );
         }
         if config.mail.transport.queues() {
-            let subject = format!("{}: after Match {}", config.title, m.number);
-            let mut queue = |to: Recipient, kind: MailKind, body: &str| -> Result<()> {
-                let addressed = addressees(&to, &config.mail, &season.season_toml(), |id| {
-                    config.player(id)
-                })?;
-                let Some((target, bcc)) = addressed else {
-                    return Ok(());
-                };
-                let mail = Mail {
-                    round: m.number,
-                    kind,
-                    to,
-                    seq: 0,
-                    subject: subject.clone(),
-                    body: body.to_owned(),
-                    date: now,
-                    in_reply_to: None,
-                };
-                let file = mail.file_name();
-                let known = [
-                    outbox_dir.outbox(),
-                    outbox_dir.sent(),
-                    season.root().join("failed"),
-                ]
-                .iter()
-                .any(|d| d.join(&file).exists());
-                if !known {
-                    plan.dir(outbox_dir.outbox());
-                    let bytes = format_message(&mail, &config.mail, &game_key, target, bcc)?;
-                    plan.new_file(outbox_dir.outbox().join(&file), bytes);
-                    published.queued += 1;
-                }
-                Ok(())
-            };
-            for (id, text) in &reports.private {
-                queue(Recipient::Player(id.clone()), MailKind::Private, text)?;
-            }
-            let publics = match config.mail.public_to {
-                Some(_) => vec![Recipient::List],
-                None => {
-                    let with_mail: Vec<PlayerId> = config
-                        .cast
-                        .iter()
-                        .filter(|p| p.email.is_some())
-                        .map(|p| p.id.clone())
-                        .collect();
-                    batches(&with_mail, config.mail.bcc_batch)
-                }
-            };
-            for to in publics {
-                queue(to, MailKind::Public, &reports.public)?;
-            }
+            published.queued += queue_reports(season, &ledger, m, &reports, now, &mut plan)?;
         }
         // written last: a run killed before it writes this match's reports again
         last_steps.push((folder.join("public.txt"), reports.public));

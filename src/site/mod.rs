@@ -329,6 +329,43 @@ fn load_season(dir: &Path, path: String) -> Result<SeasonView> {
     })
 }
 
+/// What the game page says of where the game is, and whether it is over.
+fn status_of(ctx: &GameContext, last: Option<&ResultFile>) -> (String, bool) {
+    match last.map(|r| (&r.meta.next_round, &r.meta.next_deadline)) {
+        None => (
+            match ctx.deadline(0) {
+                Some(d) => format!("Not started: first deadline {}", clock::human_with_year(d)),
+                None => "Not started".to_owned(),
+            },
+            false,
+        ),
+        Some((None, _)) => ("Over".to_owned(), true),
+        Some((Some(n), deadline)) => (
+            match deadline
+                .as_deref()
+                .and_then(|d| clock::parse_instant(d).ok())
+            {
+                Some(d) => format!("Round {n}: deadline {}", clock::human_with_year(d)),
+                None => format!("Round {n}"),
+            },
+            false,
+        ),
+    }
+}
+
+/// A feed entry's id: a UUID-shaped digest of the game's title, its path and the page.
+fn entry_id(title: &str, path: &str, file: &str) -> String {
+    let hash = crate::submission::sha256_hex(format!("{title}\0{path}\0{file}").as_bytes());
+    format!(
+        "urn:uuid:{}-{}-{}-{}-{}",
+        &hash[0..8],
+        &hash[8..12],
+        &hash[12..16],
+        &hash[16..20],
+        &hash[20..32]
+    )
+}
+
 fn load_game(dir: PathBuf, path: String) -> Result<GameView> {
     let ctx = GameContext::load(GameDir::open(dir)?)?;
     // What the site shows comes only from results the rules would give.
@@ -369,8 +406,6 @@ fn load_game(dir: PathBuf, path: String) -> Result<GameView> {
         let time = ctx.deadline(meta.index).or(last_time);
         last_time = time;
         let updated = time.map_or_else(|| "1970-01-01T00:00:00Z".to_owned(), clock::rfc3339);
-        let id_text = format!("{}\0{}\0{}", ctx.config.title, path, file);
-        let hash = crate::submission::sha256_hex(id_text.as_bytes());
         rounds.push(RoundView {
             label: label.clone(),
             announcement: result.render_public(&ctx, &renderer)?,
@@ -382,38 +417,11 @@ fn load_game(dir: PathBuf, path: String) -> Result<GameView> {
                 &format!("{}, {label}", ctx.config.title),
             ),
             updated,
-            id: format!(
-                "urn:uuid:{}-{}-{}-{}-{}",
-                &hash[0..8],
-                &hash[8..12],
-                &hash[12..16],
-                &hash[16..20],
-                &hash[20..32]
-            ),
+            id: entry_id(&ctx.config.title, &path, &file),
             file,
         });
     }
-    let last = results.last();
-    let (status, over) = match last.map(|r| (&r.meta.next_round, &r.meta.next_deadline)) {
-        None => (
-            match ctx.deadline(0) {
-                Some(d) => format!("Not started: first deadline {}", clock::human_with_year(d)),
-                None => "Not started".to_owned(),
-            },
-            false,
-        ),
-        Some((None, _)) => ("Over".to_owned(), true),
-        Some((Some(n), deadline)) => (
-            match deadline
-                .as_deref()
-                .and_then(|d| clock::parse_instant(d).ok())
-            {
-                Some(d) => format!("Round {n}: deadline {}", clock::human_with_year(d)),
-                None => format!("Round {n}"),
-            },
-            false,
-        ),
-    };
+    let (status, over) = status_of(&ctx, results.last());
     let publics: Vec<&toml::Table> = results
         .iter()
         .filter(|r| !r.meta.opening)

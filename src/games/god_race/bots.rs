@@ -285,7 +285,7 @@ impl Simulated for GodRace {
     }
 
     fn tally(start: &[i64], state: &State, _: &()) -> Vec<End> {
-        let standings = resolve::final_standings(state);
+        let standings = super::standings::final_standings(state);
         state
             .players
             .values()

@@ -9,6 +9,7 @@ pub mod gods;
 pub mod race;
 mod receive;
 pub mod resolve;
+pub mod standings;
 pub mod state;
 
 use crate::doc::{Choice, Doc};

@@ -66,54 +66,7 @@ impl Game for PlanarControl {
                 ));
             }
         }
-        let alignments =
-            crate::games::given::<Alignment>(setup, "alignment")?.unwrap_or_else(|| {
-                let mut deck: Vec<Alignment> = (0..n).map(|i| Alignment::ALL[i % 3]).collect();
-                deck.shuffle(&mut crate::rng::stream(
-                    setup.seed,
-                    0,
-                    "planar-control/alignments",
-                ));
-                deck
-            });
-        for a in Alignment::ALL {
-            if alignments.iter().filter(|x| *x == a).count() != n / 3 {
-                return Err(bad(
-                    "players".into(),
-                    format!(
-                        "alignments given by hand must be equal in number: {} {} of {n}",
-                        alignments.iter().filter(|x| *x == a).count(),
-                        a.name()
-                    ),
-                ));
-            }
-        }
-        let planes = crate::games::given::<Plane>(setup, "plane")?.unwrap_or_else(|| {
-            let mut deck: Vec<Plane> = options
-                .planes
-                .iter()
-                .flat_map(|(p, k)| std::iter::repeat_n(*p, *k))
-                .collect();
-            deck.shuffle(&mut crate::rng::stream(
-                setup.seed,
-                0,
-                "planar-control/planes",
-            ));
-            deck
-        });
-        for plane in Plane::ALL {
-            let k = planes.iter().filter(|p| *p == plane).count();
-            if k != options.planes[plane] {
-                return Err(bad(
-                    "players".into(),
-                    format!(
-                        "planes given by hand: {k} on {}, options.planes says {}",
-                        plane.name(),
-                        options.planes[plane]
-                    ),
-                ));
-            }
-        }
+        let (alignments, planes) = deal(setup, &options)?;
         Ok(State {
             round: 1,
             phase: Phase::Main,
@@ -243,4 +196,59 @@ impl Game for PlanarControl {
     fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<SeasonMatch, String> {
         archive::season_match(so_far, options)
     }
+}
+
+/// Every player's alignment and plane: game.toml's, when every player has one (as many of
+/// each alignment, as many on each plane as `[options] planes` says), else dealt from the seed.
+fn deal(setup: &Setup<'_>, options: &Options) -> Result<(Vec<Alignment>, Vec<Plane>), SetupError> {
+    let bad = |key: String, message: String| SetupError { key, message };
+    let n = setup.players.len();
+    let alignments = crate::games::given::<Alignment>(setup, "alignment")?.unwrap_or_else(|| {
+        let mut deck: Vec<Alignment> = (0..n).map(|i| Alignment::ALL[i % 3]).collect();
+        deck.shuffle(&mut crate::rng::stream(
+            setup.seed,
+            0,
+            "planar-control/alignments",
+        ));
+        deck
+    });
+    for a in Alignment::ALL {
+        if alignments.iter().filter(|x| *x == a).count() != n / 3 {
+            return Err(bad(
+                "players".into(),
+                format!(
+                    "alignments given by hand must be equal in number: {} {} of {n}",
+                    alignments.iter().filter(|x| *x == a).count(),
+                    a.name()
+                ),
+            ));
+        }
+    }
+    let planes = crate::games::given::<Plane>(setup, "plane")?.unwrap_or_else(|| {
+        let mut deck: Vec<Plane> = options
+            .planes
+            .iter()
+            .flat_map(|(p, k)| std::iter::repeat_n(*p, *k))
+            .collect();
+        deck.shuffle(&mut crate::rng::stream(
+            setup.seed,
+            0,
+            "planar-control/planes",
+        ));
+        deck
+    });
+    for plane in Plane::ALL {
+        let k = planes.iter().filter(|p| *p == plane).count();
+        if k != options.planes[plane] {
+            return Err(bad(
+                "players".into(),
+                format!(
+                    "planes given by hand: {k} on {}, options.planes says {}",
+                    plane.name(),
+                    options.planes[plane]
+                ),
+            ));
+        }
+    }
+    Ok((alignments, planes))
 }

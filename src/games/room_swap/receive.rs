@@ -267,6 +267,18 @@ fn block(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
             return;
         }
     };
+    use_block(state, player, node, target, room, out);
+}
+
+/// A Block read as valid: refused (nothing paid) or paid, and the target told at once.
+fn use_block(
+    state: &mut State,
+    player: &PlayerId,
+    node: &Node,
+    target: PlayerId,
+    room: Room,
+    out: &mut Outcome,
+) {
     let cost = state.options.block_cost;
     let me = &state.players[player];
     let this_block = BlockUse {
@@ -320,9 +332,14 @@ fn block(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
         room.title()
     ));
     out.answers.push(done);
+    let text = forbid(state, &target, room);
+    out.notices.push(Notice { to: target, text });
+}
 
-    // Ruling 7: the target is told at once; their fallback takes over if it is allowed.
-    let t = &mut state.players.get_mut(&target).expect("target exists").live;
+/// Ruling 7: a Block's target is told at once; their fallback takes over if it is allowed.
+/// Returns what they are told.
+fn forbid(state: &mut State, target: &PlayerId, room: Room) -> String {
+    let t = &mut state.players.get_mut(target).expect("target exists").live;
     t.forbidden.insert(room);
     let allowed: Vec<Room> = Room::ALL
         .iter()
@@ -360,7 +377,7 @@ fn block(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
         }
     }
     t.notes.push(text.clone());
-    out.notices.push(Notice { to: target, text });
+    text
 }
 
 fn receive_token_gift(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {

@@ -142,25 +142,12 @@ pub fn opening(state: &State) -> RoundResult {
     RoundResult::without_garnets(&public, private)
 }
 
+/// Where each player ends the round, and how ("chosen", "fallback", "default").
+type FinalRooms = BTreeMap<PlayerId, (Room, &'static str)>;
+
 pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
     let mut next = state.clone();
-    let playing = state.playing();
-    let mut final_rooms: BTreeMap<PlayerId, (Room, &'static str)> = BTreeMap::new();
-    let mut defaults = Vec::new();
-    if state.phase != Phase::Token {
-        for id in &playing {
-            let live = &state.players[id].live;
-            let choice = match live.room {
-                Some(room) if live.room_note.is_some() => (room, "fallback"),
-                Some(room) => (room, "chosen"),
-                None => {
-                    defaults.push(id.clone());
-                    (default_room(state, id, seed), "default")
-                }
-            };
-            final_rooms.insert(id.clone(), choice);
-        }
-    }
+    let (final_rooms, defaults) = final_rooms(state, seed);
     let rooms: Vec<Room> = final_rooms.values().map(|(r, _)| *r).collect();
     let table = if state.phase == Phase::Tiebreak {
         FIVE_PLAYER_TABLE
@@ -196,59 +183,7 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
             players: Vec::new(),
         },
     };
-
-    match state.phase {
-        Phase::Main => {
-            for id in &scorers {
-                next.players.get_mut(id).expect("scorer exists").points += 1;
-            }
-            if state.round >= state.options.rounds {
-                evaluate_main(&mut next, &mut public, &mut bonus);
-            } else {
-                next.phase = Phase::Main;
-            }
-        }
-        Phase::Tiebreak => {
-            if scorers.is_empty() || scorers.len() == playing.len() {
-                // spec: "if all or none score, play again"
-                public.tiebreak = Some(Tiebreak {
-                    kind: "again",
-                    contenders: state.contenders.clone(),
-                    points: BTreeMap::new(),
-                    elimination: state.elimination(),
-                });
-            } else {
-                let elimination = state.elimination();
-                finish(
-                    &mut next,
-                    &mut public,
-                    &mut bonus,
-                    scorers.clone(),
-                    elimination,
-                );
-            }
-        }
-        Phase::Token => {
-            let giver = state.token_giver.clone().expect("token phase has a giver");
-            let to = state.players[&giver].live.give_token.clone();
-            if let Some(to) = &to {
-                next.players.get_mut(to).expect("checked on receipt").token = true;
-            }
-            next.phase = Phase::Over;
-            let elimination = state.elimination();
-            public.token_gift = Some(TokenGift {
-                giver,
-                elimination,
-                to,
-                eligible_opponents: Vec::new(),
-            });
-            let eligible = next.unprotected();
-            if let Some(gift) = public.token_gift.as_mut() {
-                gift.eligible_opponents = eligible;
-            }
-        }
-        Phase::Over => {}
-    }
+    play_phase(state, &mut next, &mut public, &mut bonus, scorers);
 
     // The next round.
     next.rounds_played += 1;
@@ -267,8 +202,101 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
         phase: next.phase,
         players: next.playing(),
     };
+    let private = private_reports(state, &next, &final_rooms, &garnets);
+    Resolution {
+        state: next,
+        result: RoundResult {
+            public: to_table(&public),
+            private,
+            garnets,
+        },
+    }
+}
 
-    let private = state
+/// Every playing player's room: the one chosen (or its fallback), else the rules' default; and
+/// who was defaulted. A Token round has no rooms.
+fn final_rooms(state: &State, seed: u64) -> (FinalRooms, Vec<PlayerId>) {
+    let mut final_rooms = FinalRooms::new();
+    let mut defaults = Vec::new();
+    if state.phase == Phase::Token {
+        return (final_rooms, defaults);
+    }
+    for id in &state.playing() {
+        let live = &state.players[id].live;
+        let choice = match live.room {
+            Some(room) if live.room_note.is_some() => (room, "fallback"),
+            Some(room) => (room, "chosen"),
+            None => {
+                defaults.push(id.clone());
+                (default_room(state, id, seed), "default")
+            }
+        };
+        final_rooms.insert(id.clone(), choice);
+    }
+    (final_rooms, defaults)
+}
+
+/// What the round's phase does with its scorers: points (and the end of the main game), a
+/// tiebreak's outcome, the Token gift.
+fn play_phase(
+    state: &State,
+    next: &mut State,
+    public: &mut Public,
+    bonus: &mut BTreeMap<PlayerId, i64>,
+    scorers: Vec<PlayerId>,
+) {
+    match state.phase {
+        Phase::Main => {
+            for id in &scorers {
+                next.players.get_mut(id).expect("scorer exists").points += 1;
+            }
+            if state.round >= state.options.rounds {
+                evaluate_main(next, public, bonus);
+            } else {
+                next.phase = Phase::Main;
+            }
+        }
+        Phase::Tiebreak => {
+            if scorers.is_empty() || scorers.len() == state.playing().len() {
+                // spec: "if all or none score, play again"
+                public.tiebreak = Some(Tiebreak {
+                    kind: "again",
+                    contenders: state.contenders.clone(),
+                    points: BTreeMap::new(),
+                    elimination: state.elimination(),
+                });
+            } else {
+                let elimination = state.elimination();
+                finish(next, public, bonus, scorers, elimination);
+            }
+        }
+        Phase::Token => {
+            let giver = state.token_giver.clone().expect("token phase has a giver");
+            let to = state.players[&giver].live.give_token.clone();
+            if let Some(to) = &to {
+                next.players.get_mut(to).expect("checked on receipt").token = true;
+            }
+            next.phase = Phase::Over;
+            public.token_gift = Some(TokenGift {
+                giver,
+                elimination: state.elimination(),
+                to,
+                eligible_opponents: next.unprotected(),
+            });
+        }
+        Phase::Over => {}
+    }
+}
+
+/// Each player's private part: their room and how it was chosen, their notes, their garnets
+/// and what they send next.
+fn private_reports(
+    state: &State,
+    next: &State,
+    final_rooms: &FinalRooms,
+    garnets: &BTreeMap<PlayerId, i64>,
+) -> BTreeMap<PlayerId, toml::Table> {
+    state
         .players
         .keys()
         .map(|id| {
@@ -285,19 +313,11 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
                 garnets: next.players[id].garnets,
                 garnets_change: garnets[id],
                 block_used: next.players[id].block_used,
-                next: next_private(&next, id, room),
+                next: next_private(next, id, room),
             };
             (id.clone(), to_table(&report))
         })
-        .collect();
-    Resolution {
-        state: next,
-        result: RoundResult {
-            public: to_table(&public),
-            private,
-            garnets,
-        },
-    }
+        .collect()
 }
 
 /// After the last scheduled round (and every extra round of a six-way tie).
