@@ -425,6 +425,49 @@ fn parse_schedule(path: &Path, s: RawSchedule) -> Result<Schedule> {
     })
 }
 
+/// `[mail.smtp]`, required with `transport = "smtp"`; `ca_file` is relative to game.toml.
+fn parse_smtp(path: &Path, smtp: Option<RawSmtp>) -> Result<SmtpConfig> {
+    let bad = |key: &str, msg: String| Error::invalid(path, format!("mail.{key}"), msg);
+    let smtp = smtp.ok_or_else(|| {
+        bad(
+            "smtp",
+            "is required with transport = \"smtp\" (host, port, security)".into(),
+        )
+    })?;
+    if smtp.host.trim().is_empty() {
+        return Err(bad("smtp.host", "must not be empty".into()));
+    }
+    let timeout = match &smtp.timeout {
+        Some(t) => clock::parse_duration(t)
+            .map_err(|m| bad("smtp.timeout", m))?
+            .unsigned_abs(),
+        None => std::time::Duration::from_secs(30),
+    };
+    let ca_file = smtp
+        .ca_file
+        .map(|f| path.parent().unwrap_or(Path::new(".")).join(f));
+    if let Some(f) = &ca_file
+        && !f.is_file()
+    {
+        return Err(bad(
+            "smtp.ca_file",
+            format!("{} is not a file", f.display()),
+        ));
+    }
+    Ok(SmtpConfig {
+        port: smtp.port.unwrap_or(match smtp.security {
+            Security::Tls => 465,
+            Security::Starttls => 587,
+            Security::None => 25,
+        }),
+        host: smtp.host,
+        security: smtp.security,
+        username: smtp.username,
+        timeout,
+        ca_file,
+    })
+}
+
 pub(crate) fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig> {
     let Some(raw) = raw else {
         return Ok(MailConfig {
@@ -439,46 +482,7 @@ pub(crate) fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig
     let transport = match raw.transport.as_str() {
         "none" => Transport::None,
         "file" => Transport::File,
-        "smtp" => {
-            let smtp = raw.smtp.ok_or_else(|| {
-                bad(
-                    "smtp",
-                    "is required with transport = \"smtp\" (host, port, security)".into(),
-                )
-            })?;
-            if smtp.host.trim().is_empty() {
-                return Err(bad("smtp.host", "must not be empty".into()));
-            }
-            let timeout = match &smtp.timeout {
-                Some(t) => clock::parse_duration(t)
-                    .map_err(|m| bad("smtp.timeout", m))?
-                    .unsigned_abs(),
-                None => std::time::Duration::from_secs(30),
-            };
-            let ca_file = smtp
-                .ca_file
-                .map(|f| path.parent().unwrap_or(Path::new(".")).join(f));
-            if let Some(f) = &ca_file
-                && !f.is_file()
-            {
-                return Err(bad(
-                    "smtp.ca_file",
-                    format!("{} is not a file", f.display()),
-                ));
-            }
-            Transport::Smtp(SmtpConfig {
-                port: smtp.port.unwrap_or(match smtp.security {
-                    Security::Tls => 465,
-                    Security::Starttls => 587,
-                    Security::None => 25,
-                }),
-                host: smtp.host,
-                security: smtp.security,
-                username: smtp.username,
-                timeout,
-                ca_file,
-            })
-        }
+        "smtp" => Transport::Smtp(parse_smtp(path, raw.smtp)?),
         "sendmail" => Transport::Sendmail {
             command: raw
                 .sendmail

@@ -377,6 +377,16 @@ fn short(path: &Path) -> String {
     path.file_name().unwrap().to_string_lossy().into_owned()
 }
 
+/// Every game of the registry has rule cases (`games/<name>/cases/`) and passes them; each
+/// game's own floor is below.
+#[test]
+fn every_game_of_the_registry_has_rule_cases() {
+    for &game in GameId::ALL {
+        let count = run_game_cases(game);
+        assert!(count >= 3, "{}: only {count} rule cases", game.name());
+    }
+}
+
 #[test]
 fn final_ritual_rule_cases() {
     let count = run_game_cases(GameId::FinalRitual);

@@ -281,7 +281,7 @@ fn render_applies_a_template_override_from_the_game_directory() {
 #[test]
 fn new_makes_a_checked_game_directory_for_every_game() {
     let tmp = tempfile::tempdir().unwrap();
-    for game in ["room-swap", "god-race", "planar-control", "final-ritual"] {
+    for game in crate::support::matches() {
         let dir = tmp.path().join(game);
         let run = adjudicate(["new".as_ref(), game.as_ref(), dir.as_os_str()]);
         assert_eq!(run.code, 0, "{game}: {}", run.stderr);

@@ -10,15 +10,13 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-const GAMES: [&str; 4] = ["room-swap", "god-race", "planar-control", "final-ritual"];
-
-/// The four sample games played to their end (as `make demo` does) under one root, built once for
+/// The sample games played to their end (as `make demo` does) under one root, built once for
 /// every test of this module; tests copy it before changing anything.
 fn played_root() -> &'static Path {
     static ROOT: OnceLock<tempfile::TempDir> = OnceLock::new();
     ROOT.get_or_init(|| {
         let root = tempfile::tempdir().unwrap();
-        for game in GAMES {
+        for game in crate::support::matches() {
             let example = manifest_dir().join("games").join(game).join("example");
             let dir = root.path().join(game);
             fs::create_dir_all(&dir).unwrap();
@@ -64,7 +62,7 @@ fn every_game_gets_an_index_entry_a_page_per_round_a_picture_and_a_feed_entry() 
     let index = text(&out.path().join("index.html"));
     let feed = text(&out.path().join("feed.xml"));
     let mut entries = 0;
-    for game in GAMES {
+    for game in crate::support::matches() {
         let config: toml::Table =
             toml::from_str(&text(&played_root().join(game).join("game.toml"))).unwrap();
         let title = config["title"].as_str().unwrap();
@@ -127,7 +125,7 @@ fn winners_and_statuses_read_as_the_announcements_say() {
     build(played_root(), out.path());
     let index = text(&out.path().join("index.html"));
     // each finished game's winners, in the names of game.toml, taken from its final announcement
-    for game in GAMES {
+    for game in crate::support::matches() {
         let page = text(&out.path().join(game).join("index.html"));
         let winners_line = page
             .lines()
@@ -184,7 +182,7 @@ fn hidden_facts_changed_leave_the_site_byte_for_byte_the_same() {
     build(root.path(), before.path());
 
     // every private part and garnet change of every result, every player's email, the states
-    for game in GAMES {
+    for game in crate::support::matches() {
         let dir = root.path().join(game);
         for entry in walkdir::WalkDir::new(dir.join("rounds")) {
             let entry = entry.unwrap();
@@ -204,7 +202,7 @@ fn hidden_facts_changed_leave_the_site_byte_for_byte_the_same() {
         fs::write(&game_toml, edited).unwrap();
         fs::write(dir.join("state.toml"), "this = \"is not read\"\n").unwrap();
     }
-    let emails: Vec<String> = GAMES
+    let emails: Vec<String> = crate::support::matches()
         .iter()
         .flat_map(|game| {
             let config: toml::Table =
@@ -424,7 +422,7 @@ pub fn in_chromium(chromium: &Path, shots: &Path, pages: &[PathBuf]) -> Vec<serd
 /// One page of each kind per game: the index, each game's page, its first and last round.
 fn page_kinds(out: &Path) -> Vec<PathBuf> {
     let mut pages = vec![out.join("index.html")];
-    for game in GAMES {
+    for game in crate::support::matches() {
         let rounds = resolved_rounds(&played_root().join(game));
         pages.push(out.join(game).join("index.html"));
         pages.push(out.join(game).join(rounds.first().unwrap()));

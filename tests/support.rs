@@ -8,6 +8,16 @@ pub fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The matches of the registry (not the season rounds), by id: every test that loops over the
+/// games takes them from here, so a new game is tested without editing the tests.
+pub fn matches() -> Vec<&'static str> {
+    adjudicate::games::GameId::ALL
+        .iter()
+        .filter(|g| !g.is_season_round())
+        .map(|g| g.name())
+        .collect()
+}
+
 pub fn example_dir() -> PathBuf {
     manifest_dir().join("games/room-swap/example")
 }

@@ -119,12 +119,6 @@ impl Simulation {
                 request.games
             )));
         }
-        if base.game.is_season_round() {
-            return Err(usage(format!(
-                "{} is a season round, not a match: there is nothing to balance",
-                base.game.name()
-            )));
-        }
         let mut options = base.options;
         for set in &request.set {
             let (key, value) = option_assignment(set, "--set")?;
@@ -178,24 +172,11 @@ impl Simulation {
                 .collect(),
         };
         for setting in &settings {
-            G::setup(&Setup {
-                players: crate::config::seats(&setting.players),
-                options: &setting.options,
-                seed: request.seed,
-            })
-            .map_err(|e| {
-                let flag = if e.key == "players" || e.key.starts_with("players[") {
-                    "--players"
-                } else if sweep
-                    .as_ref()
-                    .is_some_and(|(k, _)| e.key.ends_with(k.as_str()))
-                {
-                    "--sweep"
-                } else {
-                    "--set (or game.toml)"
-                };
-                usage(format!("{}: {} (from {flag})", e.key, e.message))
-            })?;
+            check_setting::<G>(
+                setting,
+                request.seed,
+                sweep.as_ref().map(|(k, _)| k.as_str()),
+            )?;
         }
         let jobs = request.jobs.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
@@ -214,6 +195,26 @@ impl Simulation {
             settings,
         })
     }
+}
+
+/// A setting sets up, or the error names the flag to change (`sweep`: the swept key).
+fn check_setting<G: Simulated>(setting: &Setting, seed: u64, sweep: Option<&str>) -> Result<()> {
+    G::setup(&Setup {
+        players: crate::config::seats(&setting.players),
+        options: &setting.options,
+        seed,
+    })
+    .map(|_| ())
+    .map_err(|e| {
+        let flag = if e.key == "players" || e.key.starts_with("players[") {
+            "--players"
+        } else if sweep.is_some_and(|k| e.key.ends_with(k)) {
+            "--sweep"
+        } else {
+            "--set (or game.toml)"
+        };
+        Error::Usage(format!("{}: {} (from {flag})", e.key, e.message))
+    })
 }
 
 /// The one setting of `G`'s defaults played by `bots` from `seed`, for the bots' tests.

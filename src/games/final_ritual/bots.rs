@@ -136,6 +136,34 @@ fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> String {
             Vec::new(),
         ),
     };
+    let last = after[after.len() - 1];
+    let wanted = announcements(p, me, Aims { next, victim, last }, mine);
+    format!(
+        "dedicate = {}\nannounce = [{}]\n\n[respond]\nrefuse = {}\ngive = {}\ntake = {}\n",
+        list(&names(&dedicate)),
+        wanted.join(", "),
+        list(&refuse),
+        list(&names(&give)),
+        list(&names(&take))
+    )
+}
+
+/// Whom the greedy bot's oracles aim at: the next living player in seat order, the most-marked
+/// other player, and the last one before the bot's own seat.
+struct Aims<'a> {
+    next: &'a PlayerId,
+    victim: &'a PlayerId,
+    last: &'a PlayerId,
+}
+
+/// The oracles the greedy bot announces (at most two that serve its goal; one of a full hand of
+/// four, the least harmful, when none does).
+fn announcements(
+    p: &super::state::PlayerState,
+    me: &PlayerId,
+    aims: Aims<'_>,
+    mine: Option<Resource>,
+) -> Vec<String> {
     let selfish = matches!(p.role.goal(), Goal::Hand(_));
     let loyal = matches!(p.role.goal(), Goal::Altar(_));
     let traitor = p.role == Role::Traitor;
@@ -156,31 +184,24 @@ fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> String {
         let text = match oracle.effect() {
             // The Traitor makes the most-marked player give what they may not have.
             Effect::Give(..) if traitor => {
-                let to = if next != victim {
-                    next
+                let to = if aims.next != aims.victim {
+                    aims.next
                 } else {
-                    after[after.len() - 1]
+                    aims.last
                 };
-                entry(*oracle, victim, to, me)
+                entry(*oracle, aims.victim, to, me)
             }
-            Effect::Give(..) => entry(*oracle, next, me, me),
-            Effect::Dedicate(_) => entry(*oracle, me, me, victim),
+            Effect::Give(..) => entry(*oracle, aims.next, me, me),
+            Effect::Dedicate(_) => entry(*oracle, me, me, aims.victim),
             _ => entry(*oracle, me, me, me),
         };
         wanted.push(text);
     }
     if wanted.is_empty() && p.oracles.len() >= 4 {
         // A hand of four must announce one: the least harmful, aimed at the next player.
-        wanted.push(entry(p.oracles[0], next, me, next));
+        wanted.push(entry(p.oracles[0], aims.next, me, aims.next));
     }
-    format!(
-        "dedicate = {}\nannounce = [{}]\n\n[respond]\nrefuse = {}\ngive = {}\ntake = {}\n",
-        list(&names(&dedicate)),
-        wanted.join(", "),
-        list(&refuse),
-        list(&names(&give)),
-        list(&names(&take))
-    )
+    wanted
 }
 
 impl Simulated for FinalRitual {

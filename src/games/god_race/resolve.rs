@@ -334,10 +334,28 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
         .zip(state.players.values())
         .map(|((id, p), before)| (id.clone(), p.garnets - before.garnets))
         .collect();
-    let private = next
-        .players
+    let private = private_reports(&next, record.private, &garnets, public.r#final.as_ref());
+    Resolution {
+        state: next,
+        result: RoundResult {
+            public: to_table(&public),
+            private,
+            garnets,
+        },
+    }
+}
+
+/// Each player's private part: the round's notes, then what they hold and send next, and at the
+/// end their score and stakes.
+fn private_reports(
+    next: &State,
+    notes: Vec<Private>,
+    garnets: &BTreeMap<PlayerId, i64>,
+    last: Option<&Final>,
+) -> BTreeMap<PlayerId, toml::Table> {
+    next.players
         .iter()
-        .zip(record.private)
+        .zip(notes)
         .map(|((id, p), mut note)| {
             note.support = p.support.clone();
             note.garnets = p.garnets;
@@ -352,7 +370,7 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
                 .collect();
             note.max_buy = p.garnets / CANDLE_PRICE;
             note.playing = !next.finished;
-            if let Some(f) = &public.r#final {
+            if let Some(f) = last {
                 note.score = f.scores.get(id).copied();
                 note.tokens = f.tokens.get(id).copied().unwrap_or(0);
                 note.winner = f.winners.contains(id);
@@ -360,15 +378,7 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
             }
             (id.clone(), to_table(&note))
         })
-        .collect();
-    Resolution {
-        state: next,
-        result: RoundResult {
-            public: to_table(&public),
-            private,
-            garnets,
-        },
-    }
+        .collect()
 }
 
 /// Round 0 (rulings 1 and 2): scoring orbs, garnets, the box and the first candles. `meadows`:
