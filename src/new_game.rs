@@ -50,7 +50,7 @@ pub fn create(game: &str, game_dir: &Path, players: Option<&Path>) -> Result<Str
             game_dir.display()
         )));
     }
-    let (template, sample) = (id.entry().new_toml, id.entry().sample_players);
+    let (template, sample) = (id.profile().new_toml, id.profile().sample_players);
     let players_toml = match players {
         // every column of the file is kept, the id first
         Some(path) => players_from_file(path)?,

@@ -340,7 +340,7 @@ impl Renderer {
     fn source(&self, name: &str, any_overrides: bool) -> Result<Option<(String, Option<PathBuf>)>> {
         let Some((_, builtin)) = COMMON
             .iter()
-            .chain(self.game.entry().templates)
+            .chain(self.game.profile().templates)
             .find(|(n, _)| *n == name)
         else {
             return Ok(None);

@@ -87,7 +87,7 @@ fn with_game_names(cli: clap::Command) -> clap::Command {
     let (matches, rounds) = (names(&matches), names(&rounds));
     let strategies: Vec<String> = GameId::ALL
         .iter()
-        .filter_map(|&g| dispatch_match(g, Strategy).map(|s| format!("{} {s}", g.name())))
+        .filter_map(|&g| dispatch_match(g, StrategyName).map(|s| format!("{} {s}", g.name())))
         .collect();
     let help_of = |help: String| {
         move |a: clap::Arg| {
@@ -124,9 +124,9 @@ fn with_game_names(cli: clap::Command) -> clap::Command {
 }
 
 /// A match's strategy name, for the help.
-struct Strategy;
+struct StrategyName;
 
-impl WithMatch for Strategy {
+impl WithMatch for StrategyName {
     type Output = &'static str;
     fn run<G: Simulated>(self) -> &'static str {
         G::STRATEGY

@@ -4,7 +4,7 @@
 use super::GameId;
 use super::ending::Ending;
 use super::picture::{Chart, Names};
-use super::season::{SeasonMatch, SoFar};
+use super::season::{FromSeason, SoFar};
 use crate::doc::Doc;
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
@@ -56,7 +56,7 @@ pub struct Outcome {
     pub notices: Vec<Notice>,
     /// What happens at the deadline if nothing valid arrives.
     pub if_not_fixed: Option<String>,
-    /// Whether the sender plays this round (set by `round::finish`): only then does the
+    /// Whether the sender plays this round (set by `tick::finish`): only then does the
     /// acknowledgement invite new versions.
     pub plays: bool,
 }
@@ -322,7 +322,7 @@ pub trait Game {
 
     /// Whether a valid version keeps `has_valid` true until the round resolves: no other
     /// player's action can take the choice away. Then state.toml can be checked against the
-    /// receipts it applied (`round::check_applied`). Room Swap's Block can forbid a chosen room.
+    /// receipts it applied (`tick::check_applied`). Room Swap's Block can forbid a chosen room.
     const VALID_STAYS: bool = true;
 
     /// What will happen to `player` at the deadline if nothing valid arrives (a sentence fragment
@@ -376,5 +376,5 @@ pub trait Game {
 
     /// `season match`: what a match of this game takes from the season so far (options the
     /// host did not give, a title, players' set-up keys); `Err` says why it cannot start now.
-    fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<SeasonMatch, String>;
+    fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<FromSeason, String>;
 }

@@ -2,13 +2,13 @@
 //! the dispatch from an id to the game's type, and a table of what the game-independent code
 //! may ask of a game without knowing its type (`GameId::name`, `ending`, `picture`…).
 //!
-//! Invariant: a game's `GameId` variant, its place in `GameId::ALL` and its entry in `ENTRIES`
+//! Invariant: a game's `GameId` variant, its place in `GameId::ALL` and its entry in `PROFILES`
 //! are written by the macro from the same line, so they cannot disagree.
 
 use super::Game;
 use super::ending::Ending;
 use super::picture::{Chart, Names};
-use super::season::{SeasonMatch, SoFar};
+use super::season::{FromSeason, SoFar};
 
 /// Work that needs a game's type: `dispatch` picks it from the id.
 pub trait WithGame {
@@ -25,7 +25,7 @@ pub trait WithMatch {
 
 /// What the game-independent code asks of a game by its id: the `Game` items that need no
 /// state, as plain values and function pointers.
-pub struct Entry {
+pub struct Profile {
     pub name: &'static str,
     pub season_round: bool,
     pub new_toml: &'static str,
@@ -34,14 +34,14 @@ pub struct Entry {
     pub ending: fn(&[&toml::Table]) -> Ending,
     pub picture: Picture,
     pub chart: fn(&[&toml::Table], &Names, &str) -> Option<Chart>,
-    pub season_match: fn(&SoFar<'_>, &toml::Table) -> Result<SeasonMatch, String>,
+    pub season_match: fn(&SoFar<'_>, &toml::Table) -> Result<FromSeason, String>,
 }
 
 type Picture = fn(&toml::Table, Option<&toml::Table>, &Names, &str, &str) -> Option<String>;
 
-impl Entry {
-    pub const fn of<G: Game>(season_round: bool) -> Entry {
-        Entry {
+impl Profile {
+    pub const fn of<G: Game>(season_round: bool) -> Profile {
+        Profile {
             name: G::NAME,
             season_round,
             new_toml: G::NEW_TOML,
@@ -71,18 +71,18 @@ macro_rules! registry {
             $($s,)*
         }
 
-        static ENTRIES: &[registry::Entry] = &[
-            $(registry::Entry::of::<$mt>(false),)*
-            $(registry::Entry::of::<$st>(true),)*
+        static PROFILES: &[registry::Profile] = &[
+            $(registry::Profile::of::<$mt>(false),)*
+            $(registry::Profile::of::<$st>(true),)*
         ];
 
         impl GameId {
             /// Every game: the matches, then the season rounds.
             pub const ALL: &'static [GameId] = &[$(GameId::$m,)* $(GameId::$s,)*];
 
-            /// What the game says of itself (`registry::Entry`).
-            pub fn entry(self) -> &'static registry::Entry {
-                &ENTRIES[self as usize]
+            /// What the game says of itself (`registry::Profile`).
+            pub fn profile(self) -> &'static registry::Profile {
+                &PROFILES[self as usize]
             }
         }
 
@@ -130,7 +130,7 @@ macro_rules! new_toml {
 impl super::GameId {
     /// The id as game.toml writes it ("god-race").
     pub fn name(self) -> &'static str {
-        self.entry().name
+        self.profile().name
     }
 
     pub fn parse(text: &str) -> Option<super::GameId> {
@@ -144,12 +144,12 @@ impl super::GameId {
     /// A round between a season's matches, not a match: it has no winners, garnets or Tokens,
     /// and no season report of its own.
     pub fn is_season_round(self) -> bool {
-        self.entry().season_round
+        self.profile().season_round
     }
 
     /// `Game::ending` of this game.
     pub fn ending(self, publics: &[&toml::Table]) -> Ending {
-        (self.entry().ending)(publics)
+        (self.profile().ending)(publics)
     }
 
     /// `Game::picture` of this game.
@@ -161,12 +161,12 @@ impl super::GameId {
         id: &str,
         title: &str,
     ) -> Option<String> {
-        (self.entry().picture)(public, opening, names, id, title)
+        (self.profile().picture)(public, opening, names, id, title)
     }
 
     /// `Game::chart` of this game.
     pub fn chart(self, publics: &[&toml::Table], names: &Names, title: &str) -> Option<Chart> {
-        (self.entry().chart)(publics, names, title)
+        (self.profile().chart)(publics, names, title)
     }
 
     /// `Game::season_match` of this game.
@@ -174,12 +174,7 @@ impl super::GameId {
         self,
         so_far: &SoFar<'_>,
         options: &toml::Table,
-    ) -> Result<SeasonMatch, String> {
-        (self.entry().season_match)(so_far, options)
-    }
-
-    /// Every game's built-in templates.
-    pub fn all_templates() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
-        Self::ALL.iter().flat_map(|g| g.entry().templates)
+    ) -> Result<FromSeason, String> {
+        (self.profile().season_match)(so_far, options)
     }
 }

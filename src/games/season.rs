@@ -29,7 +29,7 @@ pub struct PastMatch<'a> {
 
 /// What a game takes from the season for its new match.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct SeasonMatch {
+pub struct FromSeason {
     /// `[options]` the game fills in from the season (the host's own options win).
     pub options: toml::Table,
     /// The match's title after the season's, when it is not "Match N" ("Death Match pick").

@@ -9,7 +9,7 @@
 use crate::doc::Doc;
 use crate::games::ending::Ending;
 use crate::games::picture::Names;
-use crate::games::season::{SeasonMatch, SoFar, id_list};
+use crate::games::season::{FromSeason, SoFar, id_list};
 use crate::games::{Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
@@ -433,7 +433,7 @@ impl Game for DeathMatchPick {
         None
     }
 
-    fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<SeasonMatch, String> {
+    fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<FromSeason, String> {
         season_match(so_far, options)
     }
 }
@@ -448,10 +448,10 @@ fn ending(_publics: &[&toml::Table]) -> Ending {
 /// them: its Elimination Candidates still in the season, in order (Planar Control's
 /// `first_pick` first), and the match's own list of who may be picked where it gives one (Room
 /// Swap), else every living player without a Token of Life who is not a candidate.
-fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<SeasonMatch, String> {
-    let mut out = SeasonMatch {
+fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<FromSeason, String> {
+    let mut out = FromSeason {
         title: Some("Death Match pick"),
-        ..SeasonMatch::default()
+        ..FromSeason::default()
     };
     if options.contains_key("candidates") {
         return Ok(out);

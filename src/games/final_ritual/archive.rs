@@ -3,7 +3,7 @@
 
 use crate::games::ending::{Ending, finals};
 use crate::games::picture::{Chart, Names, int, name, strings, sub};
-use crate::games::season::{SeasonMatch, SoFar};
+use crate::games::season::{FromSeason, SoFar};
 use crate::player_id::PlayerId;
 use crate::svg::Picture;
 use toml::{Table, Value};
@@ -22,8 +22,8 @@ pub fn ending(publics: &[&Table]) -> Ending {
 }
 
 /// A Final Ritual takes nothing from the season but its cast.
-pub fn season_match(_so_far: &SoFar<'_>, _options: &Table) -> Result<SeasonMatch, String> {
-    Ok(SeasonMatch::default())
+pub fn season_match(_so_far: &SoFar<'_>, _options: &Table) -> Result<FromSeason, String> {
+    Ok(FromSeason::default())
 }
 
 /// No chart across rounds: each round's table says it all.

@@ -4,7 +4,7 @@
 use crate::games::GameId;
 use crate::games::ending::{Ending, finals, ids};
 use crate::games::picture::{Chart, Names, capitalize, int, strings, sub};
-use crate::games::season::{SeasonMatch, SoFar};
+use crate::games::season::{FromSeason, SoFar};
 use crate::player_id::PlayerId;
 use crate::svg::{Picture, Series, line_chart};
 use toml::{Table, Value};
@@ -32,7 +32,7 @@ pub fn ending(publics: &[&Table]) -> Ending {
 
 /// A race after a meadow assignment starts from the meadows its winners gave (for every player
 /// of the cast, or for none: the race then draws them).
-pub fn season_match(so_far: &SoFar<'_>, _options: &Table) -> Result<SeasonMatch, String> {
+pub fn season_match(so_far: &SoFar<'_>, _options: &Table) -> Result<FromSeason, String> {
     let last_race = so_far
         .matches
         .iter()
@@ -46,7 +46,7 @@ pub fn season_match(so_far: &SoFar<'_>, _options: &Table) -> Result<SeasonMatch,
         .rev()
         .find(|m| m.over && m.game == GameId::MeadowAssignment && m.number > last_race)
         .and_then(|m| m.ending.meadows.as_ref());
-    let mut out = SeasonMatch::default();
+    let mut out = FromSeason::default();
     if let Some(meadows) = meadows
         && so_far.cast.iter().all(|p| meadows.contains_key(*p))
     {

@@ -8,7 +8,7 @@ use crate::doc::{Choice, Doc};
 use crate::games::ending::Ending;
 use crate::games::god_race::gods::God;
 use crate::games::picture::Names;
-use crate::games::season::{SeasonMatch, SoFar, id_list};
+use crate::games::season::{FromSeason, SoFar, id_list};
 use crate::games::{Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
@@ -380,7 +380,7 @@ impl Game for MeadowAssignment {
         None
     }
 
-    fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<SeasonMatch, String> {
+    fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<FromSeason, String> {
         season_match(so_far, options)
     }
 }
@@ -403,10 +403,10 @@ fn ending(publics: &[&toml::Table]) -> Ending {
 
 /// The assigners are the winners of the last finished God Race, unless the host named them
 /// (seed: "if there are at most two winners").
-fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<SeasonMatch, String> {
-    let mut out = SeasonMatch {
+fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<FromSeason, String> {
+    let mut out = FromSeason {
         title: Some("the meadows"),
-        ..SeasonMatch::default()
+        ..FromSeason::default()
     };
     if options.contains_key("assigners") {
         return Ok(out);

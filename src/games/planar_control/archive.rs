@@ -4,7 +4,7 @@
 
 use crate::games::ending::{Ending, finals, ids, one_each};
 use crate::games::picture::{Chart, Names, capitalize, name, sub};
-use crate::games::season::{SeasonMatch, SoFar};
+use crate::games::season::{FromSeason, SoFar};
 use crate::player_id::PlayerId;
 use crate::svg::Picture;
 use std::collections::BTreeMap;
@@ -36,8 +36,8 @@ pub fn ending(publics: &[&Table]) -> Ending {
 }
 
 /// A Planar Control takes nothing from the season but its cast.
-pub fn season_match(_so_far: &SoFar<'_>, _options: &Table) -> Result<SeasonMatch, String> {
-    Ok(SeasonMatch::default())
+pub fn season_match(_so_far: &SoFar<'_>, _options: &Table) -> Result<FromSeason, String> {
+    Ok(FromSeason::default())
 }
 
 /// No chart across rounds: each round's planes say it all.

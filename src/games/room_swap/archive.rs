@@ -4,7 +4,7 @@
 
 use crate::games::ending::{Ending, finals, ids, one_each};
 use crate::games::picture::{Chart, Names, int, name, strings, sub};
-use crate::games::season::{SeasonMatch, SoFar};
+use crate::games::season::{FromSeason, SoFar};
 use crate::player_id::PlayerId;
 use crate::svg::{Bar, bar_chart};
 use toml::{Table, Value};
@@ -37,8 +37,8 @@ pub fn ending(publics: &[&Table]) -> Ending {
 }
 
 /// A Room Swap takes nothing from the season but its cast.
-pub fn season_match(_so_far: &SoFar<'_>, _options: &Table) -> Result<SeasonMatch, String> {
-    Ok(SeasonMatch::default())
+pub fn season_match(_so_far: &SoFar<'_>, _options: &Table) -> Result<FromSeason, String> {
+    Ok(FromSeason::default())
 }
 
 /// The final points as a bar chart; a round before the end: how many scored, Peeks and Blocks.

@@ -12,7 +12,7 @@ pub mod state;
 use crate::doc::Doc;
 use crate::games::ending::Ending;
 use crate::games::picture::{Chart, Names};
-use crate::games::season::{SeasonMatch, SoFar};
+use crate::games::season::{FromSeason, SoFar};
 use crate::games::{Game, GameId, Outcome, Resolution, Setup, SetupError};
 use crate::player_id::PlayerId;
 use state::{Options, Phase, PlayerState, State};
@@ -184,7 +184,7 @@ impl Game for RoomSwap {
         archive::chart(publics, names, title)
     }
 
-    fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<SeasonMatch, String> {
+    fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<FromSeason, String> {
         archive::season_match(so_far, options)
     }
 }
