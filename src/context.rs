@@ -7,6 +7,7 @@ use crate::config::{GameConfig, Secrets};
 use crate::error::{Error, Result};
 use crate::game_dir::{GameDir, read_optional, read_string};
 use crate::games::Game;
+use crate::host_record::{Action, Kind as HostKind};
 use crate::player_id::PlayerId;
 use crate::render::GameInfo;
 use jiff::Timestamp;
@@ -16,6 +17,20 @@ pub struct GameContext {
     pub dir: GameDir,
     pub config: GameConfig,
     pub secrets: Secrets,
+    /// Every round's host actions (`host_record`), in the order taken.
+    pub actions: Vec<Action>,
+}
+
+/// Which host actions a deadline is computed with: those known when a round was resolved (a
+/// result written then must read the same when `replay` writes it again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Known {
+    /// None: the game's set-up (an opening).
+    Nothing,
+    /// Those taken while the rounds at schedule index up to this one were current.
+    Through(u32),
+    /// All of them: now.
+    All,
 }
 
 /// The round versions are taken for: which round, how many were resolved before it, and when
@@ -77,10 +92,12 @@ impl GameContext {
         let path = dir.game_toml();
         let config = GameConfig::parse(&path, &read_string(&path)?)?;
         let secrets = Secrets::load(dir.root(), &config)?;
+        let actions = crate::host_record::load_all(&dir)?;
         Ok(GameContext {
             dir,
             config,
             secrets,
+            actions,
         })
     }
 
@@ -164,8 +181,11 @@ impl GameContext {
     /// `rounds_played` would move every deadline of the schedule.
     fn check_progress<G: Game>(&self, game: &G::State) -> Result<()> {
         let (round, played) = (G::round(game), G::rounds_played(game));
-        if G::is_over(game) || played == 0 || round == 0 {
+        if G::is_over(game) {
             return Ok(());
+        }
+        if played == 0 || round == 0 {
+            return self.check_announced(&self.opening_meta()?, 0, Known::Nothing);
         }
         let previous = self.dir.result(round - 1);
         // (a state set up by hand, as rule cases do, may have no archive before it)
@@ -185,7 +205,50 @@ impl GameContext {
                 ),
             ));
         }
-        Ok(())
+        self.check_announced(&Some((previous, meta)), played, Known::Through(played - 1))
+    }
+
+    /// The opening's `[meta]` (with its file), if the game has one: written at set-up, never
+    /// closed; kept apart in `opening/` when the first round is round 0.
+    fn opening_meta(&self) -> Result<Option<(std::path::PathBuf, crate::result_meta::Meta)>> {
+        for path in [self.dir.round(0).join("opening").join("result.toml"), self.dir.result(0)] {
+            if let Some(meta) = crate::result_meta::Meta::read(&path)?
+                && meta.closed.is_none()
+                && meta.index == 0
+            {
+                return Ok(Some((path, meta)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The deadline a result announced for the round at `index` is still the schedule's (with
+    /// the host's actions `known` then): an edit of `[schedule]` would change what was announced
+    /// and what `replay` gives, so a game in progress moves deadlines only by `extend`.
+    fn check_announced(
+        &self,
+        announced: &Option<(std::path::PathBuf, crate::result_meta::Meta)>,
+        index: u32,
+        known: Known,
+    ) -> Result<()> {
+        let Some((path, meta)) = announced else {
+            return Ok(());
+        };
+        let now = self.deadline_known(index, known).map(clock::rfc3339);
+        if meta.next_deadline == now {
+            return Ok(());
+        }
+        let said = |d: &Option<String>| d.clone().unwrap_or_else(|| "none".to_owned());
+        Err(Error::invalid(
+            self.dir.game_toml(),
+            "schedule",
+            format!(
+                "gives the round being played the deadline {}, but {} announced {}: a game in progress keeps its schedule; restore [schedule], and move the deadline with `adjudicate extend`",
+                said(&now),
+                path.display(),
+                said(&meta.next_deadline)
+            ),
+        ))
     }
 
     /// The players of a game in progress are game.toml's, exactly: one added, removed or renamed
@@ -216,28 +279,87 @@ impl GameContext {
         ))
     }
 
-    /// The deadline of the round with schedule index `index` (rounds resolved before it).
+    /// The deadline of the round with schedule index `index` (rounds resolved before it), as
+    /// the host's actions have set it so far.
     pub fn deadline(&self, index: u32) -> Option<Timestamp> {
-        self.config
-            .schedule
-            .as_ref()
-            .and_then(|s| s.deadline(index))
+        self.deadline_known(index, Known::All)
+    }
+
+    /// The deadline of the round at `index` with the host's actions `known`: the last deadline
+    /// an action set for that round; else, on an `every` schedule, the latest moved deadline
+    /// before it carried forward (later deadlines follow an extension); else the schedule's.
+    pub fn deadline_known(&self, index: u32, known: Known) -> Option<Timestamp> {
+        let counts = |a: &&Action| match known {
+            Known::Nothing => false,
+            Known::Through(through) => a.index <= through,
+            Known::All => true,
+        };
+        let schedule = self.config.schedule.as_ref();
+        let moved = self
+            .actions
+            .iter()
+            .filter(counts)
+            .filter(|a| a.index <= index)
+            .filter_map(|a| Some((a.index, a.deadline()?)))
+            .last();
+        let every = schedule.filter(|s| s.deadlines.is_empty()).and_then(|s| s.every);
+        match (moved, every) {
+            (Some((at, d)), _) if at == index => Some(d),
+            (Some((at, d)), Some(every)) => d.checked_add(every * (index - at) as i32).ok(),
+            _ => schedule.and_then(|s| s.deadline(index)),
+        }
+    }
+
+    /// When the round at `index` was paused, if it is paused now.
+    pub fn paused(&self, index: u32) -> Option<Timestamp> {
+        self.actions
+            .iter()
+            .filter(|a| a.index == index && matches!(a.kind, HostKind::Pause | HostKind::Resume))
+            .last()
+            .filter(|a| a.kind == HostKind::Pause)
+            .map(Action::at)
+    }
+
+    /// How many times the host moved the deadline of the round at `index` (reminders are sent
+    /// again before a moved deadline).
+    pub fn deadline_moves(&self, index: u32) -> usize {
+        self.actions
+            .iter()
+            .filter(|a| a.index == index && a.deadline.is_some())
+            .count()
     }
 
     pub fn game_key(&self) -> String {
         format!("{}\0{}", self.config.title, self.config.seed)
     }
 
+    /// What templates know of the game and the round being played now.
     pub fn game_info(&self, round: u32, index: u32, next_round: Option<u32>) -> GameInfo {
+        self.game_info_known(round, index, next_round, Known::All)
+    }
+
+    /// What templates knew of the game and a round, with the host's actions `known` then.
+    pub fn game_info_known(
+        &self,
+        round: u32,
+        index: u32,
+        next_round: Option<u32>,
+        known: Known,
+    ) -> GameInfo {
+        let known = match known {
+            Known::Through(_) => Known::Through(index),
+            other => other,
+        };
         GameInfo {
             id: self.config.game.name(),
             title: self.config.title.clone(),
             round,
-            deadline: self.deadline(index).map(clock::human),
+            deadline: self.deadline_known(index, known).map(clock::human),
             next_round,
             next_deadline: next_round
-                .and_then(|_| self.deadline(index + 1))
+                .and_then(|_| self.deadline_known(index + 1, known))
                 .map(clock::human),
+            paused: known == Known::All && self.paused(index).is_some(),
         }
     }
 

@@ -81,6 +81,16 @@ impl GameDir {
     pub fn receipts(&self, round: u32) -> PathBuf {
         self.round(round).join("receipts.toml")
     }
+    /// `rounds/NNN/host.toml`: the host's actions while round NNN was current.
+    pub fn host_toml(&self, round: u32) -> PathBuf {
+        self.round(round).join("host.toml")
+    }
+
+    /// `rounds/NNN/notices/`: the public notices of the host's actions.
+    pub fn notices(&self, round: u32) -> PathBuf {
+        self.round(round).join("notices")
+    }
+
     pub fn result(&self, round: u32) -> PathBuf {
         self.round(round).join("result.toml")
     }

@@ -20,6 +20,7 @@ pub mod error;
 pub mod game_dir;
 pub mod games;
 pub mod host_file;
+pub mod host_record;
 pub mod ingest;
 pub mod mail;
 pub mod new_game;

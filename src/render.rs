@@ -105,6 +105,8 @@ pub struct GameInfo {
     pub deadline: Option<String>,
     pub next_round: Option<u32>,
     pub next_deadline: Option<String>,
+    /// The host has paused the game (`adjudicate pause`): nothing resolves until it resumes.
+    pub paused: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -2,7 +2,7 @@
 //! so a report is always a function of `result.toml`, game.toml and the templates.
 
 use crate::clock;
-use crate::context::GameContext;
+use crate::context::{GameContext, Known};
 use crate::error::{Error, Result};
 use crate::games::{Game, RoundResult};
 use crate::player_id::PlayerId;
@@ -52,7 +52,7 @@ impl ResultFile {
                 index,
                 next_round,
                 next_deadline: next_round
-                    .and_then(|_| ctx.deadline(index + 1))
+                    .and_then(|_| ctx.deadline_known(index + 1, Known::Through(index)))
                     .map(clock::rfc3339),
                 opening: false,
                 closed: closed.map(clock::rfc3339),
@@ -72,7 +72,7 @@ impl ResultFile {
                 round: 0,
                 index: 0,
                 next_round: Some(first_round),
-                next_deadline: ctx.deadline(0).map(clock::rfc3339),
+                next_deadline: ctx.deadline_known(0, Known::Nothing).map(clock::rfc3339),
                 opening: first_round == 0,
                 closed: None,
             },
@@ -225,7 +225,19 @@ impl ResultFile {
 
     /// What the templates see of the round itself (`game`).
     fn game_info(&self, ctx: &GameContext) -> crate::render::GameInfo {
-        let mut game = ctx.game_info(self.meta.round, self.meta.index, self.meta.next_round);
+        // An opening (written at set-up, never closed) knew no host action; a resolved round,
+        // those taken up to its resolution (so `replay` renders it as it was).
+        let known = if self.meta.opening || self.meta.closed.is_none() {
+            Known::Nothing
+        } else {
+            Known::Through(self.meta.index)
+        };
+        let mut game = ctx.game_info_known(
+            self.meta.round,
+            self.meta.index,
+            self.meta.next_round,
+            known,
+        );
         if let Some(next) = &self.meta.next_deadline {
             game.next_deadline = clock::parse_instant(next).ok().map(clock::human);
         }

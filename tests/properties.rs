@@ -610,6 +610,7 @@ mod final_ritual {
             deadline: None,
             next_round: None,
             next_deadline: None,
+            paused: false,
         };
         let public = renderer
             .render(

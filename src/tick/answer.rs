@@ -231,12 +231,13 @@ pub(super) fn remind<G: Game>(
                     if_not_fixed: G::if_not_fixed(state, player),
                     skeleton: latest_skeleton(ctx, round, player),
                 };
-                // Dated at the moment reminders are due, so a repeated tick writes the same bytes.
+                // Dated at the moment reminders are due, so a repeated tick writes the same bytes;
+                // numbered by the deadline's moves, so a moved deadline gets its own reminder.
                 mail.queue(Mail {
                     round,
                     kind: MailKind::Reminder,
                     to: Recipient::Player(player.clone()),
-                    seq: 0,
+                    seq: ctx.deadline_moves(G::rounds_played(state)) as u32,
                     subject: format!("{}: round {round} closes {}", info.title, context.time_left),
                     body: renderer.render(Kind::Reminder, &context)?,
                     date: from,

@@ -216,11 +216,14 @@ fn play_round<G: Game>(
     mail.report.expected = expected.len();
     mail.report.valid = valid;
     mail.report.deadline = deadline;
-    answer::remind::<G>(
-        opts.now, renderer, &mut mail, &info, &file.game, &expected, &received,
-    )?;
+    let paused = ctx.paused(index).is_some();
+    if !paused {
+        answer::remind::<G>(
+            opts.now, renderer, &mut mail, &info, &file.game, &expected, &received,
+        )?;
+    }
     let all_valid = !expected.is_empty() && valid == expected.len();
-    match resolve::due(ctx, opts, deadline, all_valid) {
+    match resolve::due(ctx, opts, deadline, all_valid, paused) {
         Due::Waiting { until } => {
             mail.report.until = until;
             mail.acknowledge_all(renderer, &info, received.pending, false)

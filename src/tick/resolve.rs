@@ -28,7 +28,12 @@ pub(super) fn due(
     opts: &TickOptions,
     deadline: Option<Timestamp>,
     all_valid: bool,
+    paused: bool,
 ) -> Due {
+    // Paused by the host: nothing resolves but by `--force`, and the clock wakes no tick.
+    if paused && !opts.force {
+        return Due::Waiting { until: None };
+    }
     let schedule = ctx.config.schedule.as_ref();
     let early = schedule.is_some_and(|s| s.early_close) && all_valid;
     // `grace`: a due round waits a little, so that mail fetched every few minutes still counts.

@@ -1,0 +1,154 @@
+//! `rounds/NNN/host.toml`: the host's actions taken while round NNN was current (spec README,
+//! "Host actions"), one `[[action]]` each, append-only, written before anything the action causes.
+//! Read as strictly as every host file: a hand edit into nonsense is an error naming the key.
+//!
+//! What an action changes that the rules' results depend on is only the schedule: the deadline it
+//! sets (`extend`, `resume`) and whether the round may resolve (`pause`). `GameContext` reads
+//! every round's record once and answers "what is the deadline of the round at index i, as known
+//! when round j was resolved" from it, so `replay` sees each action where it happened.
+
+use crate::error::{Error, Result};
+use crate::game_dir::{GameDir, read_optional, write_atomic};
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// What the host did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Extend,
+    Pause,
+    Resume,
+    Announce,
+    Remind,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Extend => "extend",
+            Kind::Pause => "pause",
+            Kind::Resume => "resume",
+            Kind::Announce => "announce",
+            Kind::Remind => "remind",
+        }
+    }
+}
+
+/// One `[[action]]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Action {
+    /// 1, 2, … within the round.
+    pub n: u32,
+    /// When it was taken (the clock or `--now`), RFC 3339.
+    pub at: String,
+    pub kind: Kind,
+    /// The schedule index of the round it was taken in (rounds resolved before it).
+    pub index: u32,
+    /// The round's deadline from now on (`extend`, `resume`), RFC 3339.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<String>,
+    /// The deadline it replaced, for the notice and the record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub was: Option<String>,
+    /// An announcement's text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    pub reason: String,
+}
+
+impl Action {
+    pub fn at(&self) -> Timestamp {
+        self.at.parse().expect("checked on load")
+    }
+
+    pub fn deadline(&self) -> Option<Timestamp> {
+        self.deadline.as_deref().map(|d| d.parse().expect("checked on load"))
+    }
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    action: Vec<Action>,
+}
+
+/// The longest reason or announcement a record takes (a notice is mail, not a document).
+pub const MAX_TEXT: usize = 64 * 1024;
+
+/// The actions of one round's record, checked: numbered 1, 2, … in order, times in order, every
+/// time RFC 3339, what each kind needs present.
+pub fn load(path: &Path) -> Result<Vec<Action>> {
+    let Some(text) = read_optional(path)? else {
+        return Ok(Vec::new());
+    };
+    let file: File = crate::host_file::parse(path, &text)?;
+    let mut last: Option<Timestamp> = None;
+    for (i, a) in file.action.iter().enumerate() {
+        let bad = |key: &str, message: String| Error::invalid(path, format!("action[{i}].{key}"), message);
+        if a.n as usize != i + 1 {
+            return Err(bad("n", format!("is {}; actions are numbered 1, 2, … in order (expected {})", a.n, i + 1)));
+        }
+        let at = crate::clock::parse_instant(&a.at).map_err(|m| bad("at", m))?;
+        if last.is_some_and(|l| at < l) {
+            return Err(bad("at", "is before the action above it; actions are recorded in the order taken".into()));
+        }
+        last = Some(at);
+        for (key, value) in [("deadline", &a.deadline), ("was", &a.was)] {
+            if let Some(v) = value {
+                crate::clock::parse_instant(v).map_err(|m| bad(key, m))?;
+            }
+        }
+        let needs_deadline = matches!(a.kind, Kind::Extend | Kind::Resume);
+        if needs_deadline != a.deadline.is_some() {
+            return Err(bad(
+                "deadline",
+                if needs_deadline {
+                    format!("is missing: a {} sets the round's deadline", a.kind.name())
+                } else {
+                    format!("is not taken by a {}", a.kind.name())
+                },
+            ));
+        }
+        if (a.kind == Kind::Announce) != a.text.is_some() {
+            return Err(bad("text", "an announcement, and only an announcement, has a text".into()));
+        }
+        if a.reason.trim().is_empty() && a.kind != Kind::Announce {
+            return Err(bad("reason", "must say why (it goes into the notice)".into()));
+        }
+    }
+    Ok(file.action)
+}
+
+/// Every round's actions, in round order (a round folder without a record has none).
+pub fn load_all(dir: &GameDir) -> Result<Vec<Action>> {
+    let Ok(entries) = std::fs::read_dir(dir.rounds()) else {
+        return Ok(Vec::new());
+    };
+    let mut rounds: Vec<u32> = entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .collect();
+    rounds.sort_unstable();
+    let mut all = Vec::new();
+    for round in rounds {
+        all.extend(load(&dir.host_toml(round))?);
+    }
+    Ok(all)
+}
+
+/// Appends `action` to round `round`'s record (temp file + rename), before it takes effect.
+pub fn append(dir: &GameDir, round: u32, action: &Action) -> Result<()> {
+    let path = dir.host_toml(round);
+    let mut actions = load(&path)?;
+    actions.push(action.clone());
+    let mut text = String::from(
+        "# The host's actions in this round, written by adjudicate (extend, pause, resume,\n\
+         # announce, remind); replayed where they happened. Do not edit.\n",
+    );
+    text.push_str(&toml::to_string(&File { action: actions }).expect("records serialize"));
+    crate::game_dir::create_dir(&dir.round(round))?;
+    write_atomic(&path, text.as_bytes())
+}
