@@ -211,7 +211,10 @@ impl GameContext {
     /// The opening's `[meta]` (with its file), if the game has one: written at set-up, never
     /// closed; kept apart in `opening/` when the first round is round 0.
     fn opening_meta(&self) -> Result<Option<(std::path::PathBuf, crate::result_meta::Meta)>> {
-        for path in [self.dir.round(0).join("opening").join("result.toml"), self.dir.result(0)] {
+        for path in [
+            self.dir.round(0).join("opening").join("result.toml"),
+            self.dir.result(0),
+        ] {
             if let Some(meta) = crate::result_meta::Meta::read(&path)?
                 && meta.closed.is_none()
                 && meta.index == 0
@@ -301,8 +304,10 @@ impl GameContext {
             .filter(counts)
             .filter(|a| a.index <= index)
             .filter_map(|a| Some((a.index, a.deadline()?)))
-            .last();
-        let every = schedule.filter(|s| s.deadlines.is_empty()).and_then(|s| s.every);
+            .next_back();
+        let every = schedule
+            .filter(|s| s.deadlines.is_empty())
+            .and_then(|s| s.every);
         match (moved, every) {
             (Some((at, d)), _) if at == index => Some(d),
             (Some((at, d)), Some(every)) => d.checked_add(every * (index - at) as i32).ok(),
@@ -314,8 +319,7 @@ impl GameContext {
     pub fn paused(&self, index: u32) -> Option<Timestamp> {
         self.actions
             .iter()
-            .filter(|a| a.index == index && matches!(a.kind, HostKind::Pause | HostKind::Resume))
-            .last()
+            .rfind(|a| a.index == index && matches!(a.kind, HostKind::Pause | HostKind::Resume))
             .filter(|a| a.kind == HostKind::Pause)
             .map(Action::at)
     }

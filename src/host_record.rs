@@ -65,7 +65,9 @@ impl Action {
     }
 
     pub fn deadline(&self) -> Option<Timestamp> {
-        self.deadline.as_deref().map(|d| d.parse().expect("checked on load"))
+        self.deadline
+            .as_deref()
+            .map(|d| d.parse().expect("checked on load"))
     }
 }
 
@@ -88,13 +90,25 @@ pub fn load(path: &Path) -> Result<Vec<Action>> {
     let file: File = crate::host_file::parse(path, &text)?;
     let mut last: Option<Timestamp> = None;
     for (i, a) in file.action.iter().enumerate() {
-        let bad = |key: &str, message: String| Error::invalid(path, format!("action[{i}].{key}"), message);
+        let bad = |key: &str, message: String| {
+            Error::invalid(path, format!("action[{i}].{key}"), message)
+        };
         if a.n as usize != i + 1 {
-            return Err(bad("n", format!("is {}; actions are numbered 1, 2, … in order (expected {})", a.n, i + 1)));
+            return Err(bad(
+                "n",
+                format!(
+                    "is {}; actions are numbered 1, 2, … in order (expected {})",
+                    a.n,
+                    i + 1
+                ),
+            ));
         }
         let at = crate::clock::parse_instant(&a.at).map_err(|m| bad("at", m))?;
         if last.is_some_and(|l| at < l) {
-            return Err(bad("at", "is before the action above it; actions are recorded in the order taken".into()));
+            return Err(bad(
+                "at",
+                "is before the action above it; actions are recorded in the order taken".into(),
+            ));
         }
         last = Some(at);
         for (key, value) in [("deadline", &a.deadline), ("was", &a.was)] {
@@ -102,22 +116,32 @@ pub fn load(path: &Path) -> Result<Vec<Action>> {
                 crate::clock::parse_instant(v).map_err(|m| bad(key, m))?;
             }
         }
-        let needs_deadline = matches!(a.kind, Kind::Extend | Kind::Resume);
-        if needs_deadline != a.deadline.is_some() {
-            return Err(bad(
-                "deadline",
-                if needs_deadline {
-                    format!("is missing: a {} sets the round's deadline", a.kind.name())
-                } else {
-                    format!("is not taken by a {}", a.kind.name())
-                },
-            ));
+        match (a.kind, a.deadline.is_some()) {
+            (Kind::Extend, false) => {
+                return Err(bad(
+                    "deadline",
+                    "is missing: an extend sets the round's deadline".into(),
+                ));
+            }
+            (Kind::Pause | Kind::Announce | Kind::Remind, true) => {
+                return Err(bad(
+                    "deadline",
+                    format!("is not taken by a {}", a.kind.name()),
+                ));
+            }
+            _ => {}
         }
         if (a.kind == Kind::Announce) != a.text.is_some() {
-            return Err(bad("text", "an announcement, and only an announcement, has a text".into()));
+            return Err(bad(
+                "text",
+                "an announcement, and only an announcement, has a text".into(),
+            ));
         }
         if a.reason.trim().is_empty() && a.kind != Kind::Announce {
-            return Err(bad("reason", "must say why (it goes into the notice)".into()));
+            return Err(bad(
+                "reason",
+                "must say why (it goes into the notice)".into(),
+            ));
         }
     }
     Ok(file.action)

@@ -51,6 +51,10 @@ const COMMON: &[(&str, &str)] = &[
         "common/nothing.txt.tera",
         include_str!("../templates/common/nothing.txt.tera"),
     ),
+    (
+        "common/host.txt.tera",
+        include_str!("../templates/common/host.txt.tera"),
+    ),
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,10 +69,12 @@ pub enum Kind {
     Same,
     /// The reply to a message in which no submission was found.
     Nothing,
+    /// The notice of a host's action (`extend`, `pause`, `resume`, `announce`).
+    Host,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 10] = [
         Kind::Public,
         Kind::Private,
         Kind::Ack,
@@ -78,6 +84,7 @@ impl Kind {
         Kind::Late,
         Kind::Same,
         Kind::Nothing,
+        Kind::Host,
     ];
 
     fn file(self) -> &'static str {
@@ -91,6 +98,7 @@ impl Kind {
             Kind::Late => "late.txt.tera",
             Kind::Same => "same.txt.tera",
             Kind::Nothing => "nothing.txt.tera",
+            Kind::Host => "host.txt.tera",
         }
     }
 }
@@ -224,6 +232,24 @@ pub struct NoticeContext<'a> {
     pub text: &'a str,
 }
 
+/// The notice of a host's action, the same for every player it goes to.
+#[derive(Serialize)]
+pub struct HostContext<'a> {
+    pub game: &'a GameInfo,
+    /// "extend", "pause", "resume", "announce".
+    pub kind: &'static str,
+    /// After the title on the first line: "round 3's deadline moved".
+    pub heading: String,
+    /// The round's deadline from now on, and the one it replaced (human form).
+    pub deadline: Option<String>,
+    pub was: Option<String>,
+    /// A pause: the time that was left of the round ("1 d 2 h").
+    pub left: Option<String>,
+    /// An announcement's text, as the host wrote it.
+    pub text: Option<&'a str>,
+    pub reason: &'a str,
+}
+
 /// The reply to a message whose token did not match: it names no player and no token.
 #[derive(Serialize)]
 pub struct RejectContext<'a> {
@@ -330,7 +356,8 @@ impl Renderer {
             | Kind::Reject
             | Kind::Late
             | Kind::Same
-            | Kind::Nothing => {
+            | Kind::Nothing
+            | Kind::Host => {
                 format!("common/{}", kind.file())
             }
             _ => format!("{}/{}", self.game.name(), kind.file()),

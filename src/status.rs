@@ -36,6 +36,13 @@ impl WithGame for Status<'_> {
             return Ok(out);
         }
         let _ = writeln!(out, "Round {round}");
+        if let Some(at) = ctx.paused(G::rounds_played(state)) {
+            let _ = writeln!(
+                out,
+                "Paused since {}: nothing resolves until `adjudicate resume` (or `round --force`)",
+                clock::human_with_year(at)
+            );
+        }
         let _ = match ctx.deadline(G::rounds_played(state)) {
             Some(d) => writeln!(
                 out,

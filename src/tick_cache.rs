@@ -177,6 +177,9 @@ pub struct Idle {
     pub valid: usize,
     pub expected: usize,
     pub strays: Vec<String>,
+    /// RFC 3339: paused by the host since then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paused: Option<String>,
 }
 
 /// The key over every input of a tick of `round`: names and metadata, never contents.
@@ -188,6 +191,8 @@ pub fn key(root: &Path, round: u32) -> Option<String> {
         stat_line(&mut text, &root.join(file))?;
     }
     stat_line(&mut text, &here.join("receipts.toml"))?;
+    // the host's actions move the deadline and pause the round
+    stat_line(&mut text, &here.join("host.toml"))?;
     // names only: where a killed tick leaves temp files
     for listed in [root.to_path_buf(), here.clone()] {
         list(&mut text, &listed, false)?;

@@ -20,6 +20,7 @@ mod host_files;
 mod idle;
 mod ingest;
 mod layers;
+mod levers;
 mod mail;
 mod mail_clients;
 mod planar_control;

@@ -2,11 +2,17 @@
 //! which calls the library below and prints the command's own summary. The only module that
 //! knows clap; nothing below it prints to the terminal. `run` gives the exit code (`crate::error::exit`).
 
+mod announce;
 mod check;
+mod extend;
 mod ingest;
+mod lever;
 mod new;
+mod pause;
+mod remind;
 mod render;
 mod replay;
+mod resume;
 mod round;
 mod season;
 mod send;
@@ -49,6 +55,11 @@ enum Command {
     Season(season::Args),
     Simulate(simulate::Args),
     Ingest(ingest::Args),
+    Extend(extend::Args),
+    Pause(pause::Args),
+    Resume(resume::Args),
+    Announce(announce::Args),
+    Remind(remind::Args),
 }
 
 /// Parses the process arguments and runs the command. On `--help`, `--version` or a usage
@@ -68,6 +79,11 @@ pub fn main() -> ExitCode {
         Command::Season(args) => season::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Ingest(args) => ingest::run(args),
+        Command::Extend(args) => extend::run(args),
+        Command::Pause(args) => pause::run(args),
+        Command::Resume(args) => resume::run(args),
+        Command::Announce(args) => announce::run(args),
+        Command::Remind(args) => remind::run(args),
     };
     ExitCode::from(done.unwrap_or_else(|e| report_error(&e)))
 }

@@ -89,6 +89,7 @@ fn tick_game(game_dir: PathBuf, opts: &TickOptions, quiet: bool) -> Result<u8> {
                 valid: idle.valid,
                 expected: idle.expected,
                 strays: idle.strays,
+                paused: idle.paused.and_then(|s| s.parse().ok()),
                 ..TickReport::default()
             };
             print!("{}", summary(&idle.title, 0, &dir, opts, &report, started));
@@ -166,6 +167,13 @@ fn summary(
         line(format!("answered {} instant action(s)", r.answers));
     }
     match (r.resolved, r.deadline) {
+        (None, _) if r.paused.is_some() && !r.over => line(format!(
+            "round {} is paused (since {}): nothing resolves until `adjudicate resume` (or --force); {} of {} valid",
+            r.round,
+            clock::human(r.paused.unwrap_or(opts.now)),
+            r.valid,
+            r.expected
+        )),
         (Some(round), _) => line(format!(
             "resolved round {round}: result, announcement and reports written"
         )),

@@ -30,6 +30,9 @@ pub enum MailKind {
     Same,
     /// A reply to a message in which no submission was found (ingest).
     Nothing,
+    /// The notice of a host's action (`extend`, `pause`, `resume`, `announce`), numbered by the
+    /// action.
+    Host,
 }
 
 impl MailKind {
@@ -46,6 +49,7 @@ impl MailKind {
             MailKind::Welcome => "welcome",
             MailKind::Same => "same",
             MailKind::Nothing => "nothing",
+            MailKind::Host => "host",
         }
     }
 
@@ -64,7 +68,8 @@ impl MailKind {
             | MailKind::Public
             | MailKind::Private
             | MailKind::Opening
-            | MailKind::Welcome => "auto-generated",
+            | MailKind::Welcome
+            | MailKind::Host => "auto-generated",
         }
     }
 }

@@ -78,6 +78,14 @@ struct GameView {
     /// A chart of the whole game, where the game has one (God Race: every god's position across
     /// rounds; Room Swap: the final points), and its heading.
     chart: Option<Chart>,
+    /// The host's public notices (`rounds/NNN/notices/`), in the order taken.
+    notices: Vec<NoticeView>,
+}
+
+#[derive(Debug, Serialize)]
+struct NoticeView {
+    round: u32,
+    text: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -329,28 +337,80 @@ fn load_season(dir: &Path, path: String) -> Result<SeasonView> {
     })
 }
 
+/// Every public notice of the host's actions, round by round, each without its footer.
+fn notices(dir: &GameDir) -> Result<Vec<NoticeView>> {
+    let Ok(entries) = std::fs::read_dir(dir.rounds()) else {
+        return Ok(Vec::new());
+    };
+    let mut rounds: Vec<u32> = entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .collect();
+    rounds.sort_unstable();
+    let mut out = Vec::new();
+    for round in rounds {
+        let Ok(files) = std::fs::read_dir(dir.notices(round)) else {
+            continue;
+        };
+        let mut files: Vec<(u32, std::path::PathBuf)> = files
+            .filter_map(|e| {
+                let path = e.ok()?.path();
+                let n = path
+                    .file_name()?
+                    .to_str()?
+                    .split('-')
+                    .next()?
+                    .parse()
+                    .ok()?;
+                Some((n, path))
+            })
+            .collect();
+        files.sort();
+        for (_, path) in files {
+            let text = crate::game_dir::read_string(&path)?;
+            let text = text.split("\n-- \n").next().unwrap_or_default().trim_end();
+            out.push(NoticeView {
+                round,
+                text: text.to_owned(),
+            });
+        }
+    }
+    Ok(out)
+}
+
 /// What the game page says of where the game is, and whether it is over.
 fn status_of(ctx: &GameContext, last: Option<&ResultFile>) -> (String, bool) {
-    match last.map(|r| (&r.meta.next_round, &r.meta.next_deadline)) {
-        None => (
-            match ctx.deadline(0) {
-                Some(d) => format!("Not started: first deadline {}", clock::human_with_year(d)),
-                None => "Not started".to_owned(),
-            },
-            false,
-        ),
-        Some((None, _)) => ("Over".to_owned(), true),
-        Some((Some(n), deadline)) => (
-            match deadline
-                .as_deref()
-                .and_then(|d| clock::parse_instant(d).ok())
-            {
-                Some(d) => format!("Round {n}: deadline {}", clock::human_with_year(d)),
-                None => format!("Round {n}"),
-            },
-            false,
-        ),
+    let Some(last) = last else {
+        let status = match ctx.deadline(0) {
+            Some(d) => format!("Not started: first deadline {}", clock::human_with_year(d)),
+            None => "Not started".to_owned(),
+        };
+        return (status, false);
+    };
+    let Some(n) = last.meta.next_round else {
+        return ("Over".to_owned(), true);
+    };
+    // the round being played: the first (after an opening, which closes nothing) or the next
+    let index = match last.meta.closed {
+        None => last.meta.index,
+        Some(_) => last.meta.index + 1,
+    };
+    if ctx.paused(index).is_some() {
+        return (format!("Round {n}: paused by the host"), false);
     }
+    // the deadline announced, unless the host has moved it since
+    let deadline = if ctx.actions.iter().any(|a| a.index == index) {
+        ctx.deadline(index)
+    } else {
+        last.meta
+            .next_deadline
+            .as_deref()
+            .and_then(|d| clock::parse_instant(d).ok())
+    };
+    let status = match deadline {
+        Some(d) => format!("Round {n}: deadline {}", clock::human_with_year(d)),
+        None => format!("Round {n}"),
+    };
+    (status, false)
 }
 
 /// A feed entry's id: a UUID-shaped digest of the game's title, its path and the page.
@@ -445,6 +505,7 @@ fn load_game(dir: PathBuf, path: String) -> Result<GameView> {
         over,
         winners,
         rounds,
+        notices: notices(&ctx.dir)?,
     })
 }
 

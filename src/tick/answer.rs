@@ -203,48 +203,74 @@ pub(super) fn remind<G: Game>(
     received: &Receiving,
 ) -> Result<()> {
     let ctx = mail.ctx;
-    let round = info.round;
-    let (latest, receipts, origins) = (&received.latest, &received.receipts, &received.origins);
-    let deadline = mail.deadline;
     if let (Some(d), Some(before)) = (
-        deadline,
+        mail.deadline,
         ctx.config.schedule.as_ref().and_then(|s| s.remind_before),
     ) {
         let from = d.checked_sub(before).unwrap_or(d);
         if now >= from && now < d {
-            for player in expected.iter().filter(|p| !G::has_valid(state, p)) {
-                if !mail.mails(&Recipient::Player(player.clone())) {
-                    continue;
-                }
-                let latest = latest.get(player).map(|i| &receipts.list[*i]);
-                let context = ReminderContext {
-                    game: info,
-                    player: ctx.player_info(player),
-                    time_left: clock::relative(from, d),
-                    unused: origins
-                        .unused
-                        .iter()
-                        .filter(|u| u.player.as_ref() == Some(player))
-                        .count(),
-                    version: latest.map(|r| r.n),
-                    problems: latest.map_or(&[][..], |r| &r.problems),
-                    if_not_fixed: G::if_not_fixed(state, player),
-                    skeleton: latest_skeleton(ctx, round, player),
-                };
-                // Dated at the moment reminders are due, so a repeated tick writes the same bytes;
-                // numbered by the deadline's moves, so a moved deadline gets its own reminder.
-                mail.queue(Mail {
-                    round,
-                    kind: MailKind::Reminder,
-                    to: Recipient::Player(player.clone()),
-                    seq: ctx.deadline_moves(G::rounds_played(state)) as u32,
-                    subject: format!("{}: round {round} closes {}", info.title, context.time_left),
-                    body: renderer.render(Kind::Reminder, &context)?,
-                    date: from,
-                    in_reply_to: None,
-                })?;
-            }
+            // numbered by the deadline's moves, so a moved deadline gets its own reminder
+            let seq = ctx.deadline_moves(G::rounds_played(state)) as u32;
+            let left = clock::relative(from, d);
+            remind_players::<G>(
+                renderer,
+                mail,
+                info,
+                state,
+                expected,
+                received,
+                (from, left, seq),
+            )?;
         }
     }
     Ok(())
+}
+
+/// The reminder to each of `expected` without a valid version, dated `at`, numbered `seq`
+/// (the host's `remind` numbers its own apart), saying `left` ("in 3 h 0 min").
+pub(super) fn remind_players<G: Game>(
+    renderer: &Renderer,
+    mail: &mut Mailer<'_>,
+    info: &GameInfo,
+    state: &G::State,
+    expected: &[PlayerId],
+    received: &Receiving,
+    (at, left, seq): (Timestamp, String, u32),
+) -> Result<usize> {
+    let ctx = mail.ctx;
+    let round = info.round;
+    let (latest, receipts, origins) = (&received.latest, &received.receipts, &received.origins);
+    let mut sent = 0;
+    for player in expected.iter().filter(|p| !G::has_valid(state, p)) {
+        if !mail.mails(&Recipient::Player(player.clone())) {
+            continue;
+        }
+        let latest = latest.get(player).map(|i| &receipts.list[*i]);
+        let context = ReminderContext {
+            game: info,
+            player: ctx.player_info(player),
+            time_left: left.clone(),
+            unused: origins
+                .unused
+                .iter()
+                .filter(|u| u.player.as_ref() == Some(player))
+                .count(),
+            version: latest.map(|r| r.n),
+            problems: latest.map_or(&[][..], |r| &r.problems),
+            if_not_fixed: G::if_not_fixed(state, player),
+            skeleton: latest_skeleton(ctx, round, player),
+        };
+        mail.queue(Mail {
+            round,
+            kind: MailKind::Reminder,
+            to: Recipient::Player(player.clone()),
+            seq,
+            subject: format!("{}: round {round} closes {}", info.title, context.time_left),
+            body: renderer.render(Kind::Reminder, &context)?,
+            date: at,
+            in_reply_to: None,
+        })?;
+        sent += 1;
+    }
+    Ok(sent)
 }

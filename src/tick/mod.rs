@@ -23,6 +23,7 @@ use std::path::PathBuf;
 
 mod answer;
 mod apply;
+pub mod host;
 mod publish;
 mod queue;
 mod receive;
@@ -67,6 +68,8 @@ pub struct TickReport {
     /// The first moment the clock will make a tick act (a reminder window opens, the round is
     /// due); `None`: only a new file or `--force` will.
     pub until: Option<Timestamp>,
+    /// Paused by the host since then (`adjudicate pause`).
+    pub paused: Option<Timestamp>,
 }
 
 impl TickReport {
@@ -175,6 +178,7 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
                 valid: report.valid,
                 expected: report.expected,
                 strays: report.strays.clone(),
+                paused: report.paused.map(|t| t.to_string()),
             },
         );
     }
@@ -216,7 +220,8 @@ fn play_round<G: Game>(
     mail.report.expected = expected.len();
     mail.report.valid = valid;
     mail.report.deadline = deadline;
-    let paused = ctx.paused(index).is_some();
+    mail.report.paused = ctx.paused(index);
+    let paused = mail.report.paused.is_some();
     if !paused {
         answer::remind::<G>(
             opts.now, renderer, &mut mail, &info, &file.game, &expected, &received,

@@ -1,0 +1,559 @@
+//! The host's levers, part 1 (spec README, "Host actions"): extend, pause, resume, announce,
+//! remind, through the binary. Each is recorded in rounds/NNN/host.toml before it takes effect,
+//! told to the players, and replayed where it happened.
+
+use crate::support::{Run, adjudicate, example_dir, submit, tick};
+use std::fs;
+use std::path::Path;
+
+const OTHERS: [(&str, &str); 5] = [
+    ("alice", "attic"),
+    ("carol", "attic"),
+    ("dave", "cellar"),
+    ("erin", "cellar"),
+    ("frank", "basement"),
+];
+
+/// The Room Swap example (round 1 closes Wed 2 Dec 15:00, then every 24 h), everyone but Bob on
+/// file since 09:00.
+fn game() -> tempfile::TempDir {
+    game_with("")
+}
+
+/// `game()` with `schedule` lines added to its `[schedule]`.
+fn game_with(schedule: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let toml = text(&example_dir().join("game.toml"))
+        .replace("every = \"24h\"\n", &format!("every = \"24h\"\n{schedule}"));
+    fs::write(tmp.path().join("game.toml"), toml).unwrap();
+    for (player, room) in OTHERS {
+        submit(tmp.path(), 1, player, &format!("room = \"{room}\"\n"));
+    }
+    tick(tmp.path(), "2026-12-02T09:00:00Z", &["-q"]);
+    tmp
+}
+
+/// `adjudicate <lever> DIR args… --now NOW`.
+fn lever(name: &str, dir: &Path, args: &[&str], now: &str) -> Run {
+    let mut all: Vec<String> = vec![name.into(), dir.display().to_string()];
+    all.extend(args.iter().map(|s| s.to_string()));
+    all.extend(["--now".into(), now.into()]);
+    adjudicate(all)
+}
+
+fn ok(run: Run) -> Run {
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    run
+}
+
+/// Bob's mail as the host's server stored it, reaching the server at `reached` on 2 Dec.
+fn bobs_mail(dir: &Path, reached: &str) -> std::path::PathBuf {
+    let path = dir.join("bob.eml");
+    let text = format!(
+        "Received: from mail-wr1-f41.google.com (mail-wr1-f41.google.com [209.85.221.41])\r\n\
+         \tby mx.host.example.org (Postfix) with ESMTPS id 4Q1x2y\r\n\
+         \tfor <host@example.org>; Wed, 02 Dec 2026 {reached}:00 +0000 (UTC)\r\n\
+         From: Bob <bob@example.org>\r\n\
+         To: host@example.org\r\n\
+         Subject: Re: round 1\r\n\
+         Date: Wed, 2 Dec 2026 {reached}:00 +0000\r\n\
+         Message-ID: <bob-late@mail.gmail.com>\r\n\
+         Content-Type: text/plain; charset=\"UTF-8\"\r\n\
+         \r\n\
+         room = \"basement\"\r\n"
+    );
+    fs::write(&path, text).unwrap();
+    path
+}
+
+fn text(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn toml_of(path: &Path) -> toml::Table {
+    toml::from_str(&text(path)).unwrap()
+}
+
+/// Every message in outbox/ and sent/ whose name starts with `prefix`.
+fn messages(dir: &Path, prefix: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for folder in ["outbox", "sent"] {
+        if let Ok(entries) = fs::read_dir(dir.join(folder)) {
+            for entry in entries.flatten() {
+                if entry.file_name().to_string_lossy().starts_with(prefix) {
+                    out.push(text(&entry.path()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A message's body with quoted-printable soft breaks undone and whitespace made single.
+fn flat(message: &str) -> String {
+    let body = message.split_once("\r\n\r\n").map_or(message, |(_, b)| b);
+    let body = body.replace("=\r\n", "").replace("=3D", "=");
+    body.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn a_game_extended_twice_paused_over_its_deadline_and_resumed_plays_to_its_end_and_replays() {
+    let game = game();
+    let dir = game.path();
+    // 1. a day more for round 1: Thu 3 Dec 15:00
+    let run = ok(lever(
+        "extend",
+        dir,
+        &["--by", "24h", "--reason", "Bob is travelling"],
+        "2026-12-02T10:00:00Z",
+    ));
+    assert!(
+        run.stdout.contains("deadline now Thu 3 Dec 15:00 UTC"),
+        "{}",
+        run.stdout
+    );
+    let notice = flat(&messages(dir, "r001-host-bcc0001-1")[0]);
+    assert!(
+        notice.contains("The host has moved the deadline of round 1: it is now Thu 3 Dec 15:00 UTC (it was Wed 2 Dec 15:00 UTC)"),
+        "{notice}"
+    );
+    assert!(notice.contains("Why: Bob is travelling"), "{notice}");
+    // 2. Bob's mail reaches the host after the old deadline, before the new one: it counts
+    let eml = bobs_mail(dir, "16:00");
+    ok(adjudicate([
+        "ingest".as_ref(),
+        dir.as_os_str(),
+        "--eml".as_ref(),
+        eml.as_os_str(),
+        "--now".as_ref(),
+        "2026-12-02T16:05:00Z".as_ref(),
+    ]));
+    let run = tick(dir, "2026-12-02T16:10:00Z", &[]);
+    assert!(
+        run.stdout.contains("received bob version 1: valid"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !dir.join("rounds/001/result.toml").exists(),
+        "the old deadline resolves nothing"
+    );
+    // 3. a second extension, then a pause with 6 h left, over the deadline
+    ok(lever(
+        "extend",
+        dir,
+        &[
+            "--to",
+            "2026-12-03T18:00:00Z",
+            "--reason",
+            "the server was down",
+        ],
+        "2026-12-02T17:00:00Z",
+    ));
+    ok(lever(
+        "pause",
+        dir,
+        &["--reason", "the host is away"],
+        "2026-12-03T12:00:00Z",
+    ));
+    let run = tick(dir, "2026-12-03T19:00:00Z", &[]);
+    assert!(
+        run.stdout
+            .contains("round 1 is paused (since Thu 3 Dec 12:00 UTC)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !dir.join("rounds/001/result.toml").exists(),
+        "paused: the passed deadline resolves nothing"
+    );
+    let status = adjudicate([
+        "status".as_ref(),
+        dir.as_os_str(),
+        "--now".as_ref(),
+        "2026-12-03T19:00:00Z".as_ref(),
+    ]);
+    assert!(
+        status
+            .stdout
+            .contains("Paused since Thu 3 Dec 2026 12:00 UTC"),
+        "{}",
+        status.stdout
+    );
+    // 4. resumed the next morning with the 6 h that were left: Fri 4 Dec 15:00
+    let run = ok(lever(
+        "resume",
+        dir,
+        &["--reason", "back"],
+        "2026-12-04T09:00:00Z",
+    ));
+    assert!(
+        run.stdout.contains("deadline now Fri 4 Dec 15:00 UTC"),
+        "{}",
+        run.stdout
+    );
+    tick(dir, "2026-12-04T14:59:00Z", &["-q"]);
+    assert!(!dir.join("rounds/001/result.toml").exists());
+    tick(dir, "2026-12-04T15:00:00Z", &["-q"]);
+    let result = toml_of(&dir.join("rounds/001/result.toml"));
+    assert_eq!(
+        result["meta"]["closed"].as_str(),
+        Some("2026-12-04T15:00:00Z")
+    );
+    // the later deadlines of the `every` schedule follow the new one
+    assert_eq!(
+        result["meta"]["next_deadline"].as_str(),
+        Some("2026-12-05T15:00:00Z")
+    );
+    assert!(
+        result["public"]
+            .get("defaults")
+            .and_then(|d| d.as_array())
+            .is_none_or(|d| d.is_empty()),
+        "Bob's version was used"
+    );
+    let record = toml_of(&dir.join("rounds/001/host.toml"));
+    let kinds: Vec<&str> = record["action"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["extend", "extend", "pause", "resume"]);
+    for n in ["1-extend", "2-extend", "3-pause", "4-resume"] {
+        assert!(
+            dir.join(format!("rounds/001/notices/{n}.txt")).is_file(),
+            "{n}"
+        );
+    }
+    // 5. the rest of the game, to its end
+    let mut at = jiff::Timestamp::from_second(1_764_946_800).unwrap(); // Sat 5 Dec 15:00
+    for _ in 0..20 {
+        let run = tick(dir, &at.to_string(), &["--force"]);
+        if run.stdout.contains("the game is over") {
+            break;
+        }
+        at = at
+            .checked_add(jiff::SignedDuration::from_hours(24))
+            .unwrap();
+    }
+    let status = adjudicate(["status".as_ref(), dir.as_os_str()]);
+    assert!(
+        status.stdout.contains("The game is over"),
+        "{}",
+        status.stdout
+    );
+    // 6. replayed where each action happened: every file byte for byte
+    let run = adjudicate(["replay".as_ref(), dir.as_os_str()]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("reproduced byte for byte"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_paused_game_acknowledges_versions_and_says_so() {
+    let game = game_with("remind_before = \"4h\"\n");
+    let dir = game.path();
+    ok(lever(
+        "pause",
+        dir,
+        &["--reason", "a weekend away"],
+        "2026-12-02T10:00:00Z",
+    ));
+    let pause = flat(&messages(dir, "r001-host-bcc0001-1")[0]);
+    assert!(
+        pause.contains("The host has paused the game during round 1"),
+        "{pause}"
+    );
+    assert!(
+        pause.contains("the 5 h 0 min that were left of the round will be given back"),
+        "{pause}"
+    );
+    submit(dir, 1, "bob", "room = \"basement\"\n");
+    tick(dir, "2026-12-02T11:00:00Z", &["-q"]);
+    let ack = flat(&messages(dir, "r001-ack-bob-1")[0]);
+    assert!(
+        ack.contains("The game is paused by the host: nothing is resolved until it resumes."),
+        "{ack}"
+    );
+    // no reminder while paused, whatever remind_before says
+    assert!(messages(dir, "r001-reminder").is_empty());
+    // --force still resolves
+    let run = tick(dir, "2026-12-02T16:00:00Z", &["--force"]);
+    assert!(run.stdout.contains("resolved round 1"), "{}", run.stdout);
+}
+
+#[test]
+fn announce_mails_every_player_and_the_site_shows_it() {
+    let game = game();
+    let dir = game.path();
+    let file = dir.join("note.txt");
+    fs::write(&file, "Round 2 starts after the holiday.\nEnjoy!\n").unwrap();
+    let run = ok(adjudicate([
+        "announce".as_ref(),
+        dir.as_os_str(),
+        file.as_os_str(),
+        "--now".as_ref(),
+        "2026-12-02T10:00:00Z".as_ref(),
+    ]));
+    assert!(
+        run.stdout.contains("rounds/001/notices/1-announce.txt"),
+        "{}",
+        run.stdout
+    );
+    let message = &messages(dir, "r001-host-bcc0001-1")[0];
+    assert!(
+        message.contains("Subject: Attic Basement Cellar: a message from the host"),
+        "{message}"
+    );
+    assert!(
+        message.contains("Bcc: "),
+        "by the announcements' Bcc batches: {message}"
+    );
+    assert!(
+        flat(message).contains("Round 2 starts after the holiday. Enjoy!"),
+        "{message}"
+    );
+    let site = tempfile::tempdir().unwrap();
+    ok(adjudicate([
+        "site".as_ref(),
+        dir.as_os_str(),
+        site.path().as_os_str(),
+        "-q".as_ref(),
+    ]));
+    let page = text(&site.path().join("index.html"));
+    let game_page = fs::read_dir(site.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.join("index.html").is_file())
+        .map(|p| text(&p.join("index.html")))
+        .unwrap_or(page);
+    assert!(game_page.contains("From the host"), "{game_page}");
+    assert!(
+        game_page.contains("Round 2 starts after the holiday."),
+        "{game_page}"
+    );
+}
+
+#[test]
+fn remind_reminds_now_only_players_without_a_valid_version() {
+    let game = game();
+    let dir = game.path();
+    ok(lever(
+        "remind",
+        dir,
+        &["--reason", "one player has not sent"],
+        "2026-12-02T10:00:00Z",
+    ));
+    let bob = messages(dir, "r001-reminder-bob-101");
+    assert_eq!(bob.len(), 1, "one reminder to Bob");
+    assert!(
+        flat(&bob[0]).contains("Reminder: round 1 closes at Wed 2 Dec 15:00 UTC (in 5 h 0 min)"),
+        "{}",
+        bob[0]
+    );
+    assert!(
+        messages(dir, "r001-reminder-alice").is_empty(),
+        "Alice has a valid version"
+    );
+}
+
+#[test]
+fn levers_refuse_what_cannot_be_done_and_record_nothing() {
+    let game = game();
+    let dir = game.path();
+    let now = "2026-12-02T10:00:00Z";
+    let cases: [(&str, &[&str], &str); 8] = [
+        (
+            "extend",
+            &["--to", "2026-12-02T09:00:00Z", "--reason", "x"],
+            "is not after now",
+        ),
+        (
+            "extend",
+            &["--to", "2026-12-02T14:00:00Z", "--reason", "x"],
+            "is not after the round's deadline",
+        ),
+        ("extend", &["--by", "0", "--reason", "x"], "duration"),
+        (
+            "extend",
+            &["--by", "-1h", "--reason", "x"],
+            "must be longer than zero",
+        ),
+        (
+            "extend",
+            &["--by", "1h", "--reason", " "],
+            "say why with --reason",
+        ),
+        ("resume", &["--reason", "x"], "the game is not paused"),
+        ("announce", &["--text", " \n"], "the announcement is empty"),
+        ("extend", &["--reason", "x"], "--by"),
+    ];
+    for (name, args, why) in cases {
+        let run = lever(name, dir, args, now);
+        assert!(
+            matches!(run.code, 2),
+            "{name} {args:?}: {}{}",
+            run.stdout,
+            run.stderr
+        );
+        assert!(run.stderr.contains(why), "{name} {args:?}: {}", run.stderr);
+    }
+    assert!(
+        !dir.join("rounds/001/host.toml").exists(),
+        "nothing recorded"
+    );
+    ok(lever("pause", dir, &["--reason", "x"], now));
+    let run = lever("pause", dir, &["--reason", "x"], now);
+    assert!(
+        run.code == 2 && run.stderr.contains("already paused"),
+        "{}",
+        run.stderr
+    );
+    // a 1 MB announcement is refused unread
+    let big = dir.join("big.txt");
+    fs::write(&big, "x".repeat(1 << 20)).unwrap();
+    let run = adjudicate(["announce".as_ref(), dir.as_os_str(), big.as_os_str()]);
+    assert!(
+        run.code == 2 && run.stderr.contains("at most 65536"),
+        "{}",
+        run.stderr
+    );
+    let empty = dir.join("empty.txt");
+    fs::write(&empty, "").unwrap();
+    let run = adjudicate(["announce".as_ref(), dir.as_os_str(), empty.as_os_str()]);
+    assert!(
+        run.code == 2 && run.stderr.contains("empty"),
+        "{}",
+        run.stderr
+    );
+    let record = toml_of(&dir.join("rounds/001/host.toml"));
+    assert_eq!(
+        record["action"].as_array().unwrap().len(),
+        1,
+        "only the one pause"
+    );
+}
+
+#[test]
+fn a_held_lock_makes_a_lever_exit_75_and_record_nothing() {
+    let game = game();
+    let dir = game.path();
+    let lock = fs::File::create(dir.join(".adjudicate.lock")).unwrap();
+    lock.try_lock().unwrap();
+    let run = lever(
+        "extend",
+        dir,
+        &["--by", "1h", "--reason", "x"],
+        "2026-12-02T10:00:00Z",
+    );
+    assert_eq!(run.code, 75, "{}", run.stderr);
+    assert!(!dir.join("rounds/001/host.toml").exists());
+}
+
+#[test]
+fn a_game_that_is_over_cannot_be_extended() {
+    let game = game();
+    let dir = game.path();
+    let mut at = jiff::Timestamp::from_second(1_764_687_600).unwrap(); // Wed 2 Dec 15:00
+    for _ in 0..20 {
+        if tick(dir, &at.to_string(), &["--force"])
+            .stdout
+            .contains("the game is over")
+        {
+            break;
+        }
+        at = at
+            .checked_add(jiff::SignedDuration::from_hours(24))
+            .unwrap();
+    }
+    let run = lever(
+        "extend",
+        dir,
+        &["--by", "1h", "--reason", "x"],
+        &at.to_string(),
+    );
+    assert!(
+        run.code == 2 && run.stderr.contains("the game is over"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_hand_edited_record_is_an_error_naming_the_key() {
+    let game = game();
+    let dir = game.path();
+    ok(lever(
+        "extend",
+        dir,
+        &["--by", "1h", "--reason", "x"],
+        "2026-12-02T10:00:00Z",
+    ));
+    let path = dir.join("rounds/001/host.toml");
+    for (edit, key) in [
+        (text(&path).replace("n = 1", "n = 3"), "action[0].n"),
+        (
+            text(&path).replace("kind = \"extend\"", "kind = \"delay\""),
+            "host.toml:6:8: unknown variant `delay`",
+        ),
+        (
+            text(&path).replace(
+                "deadline = \"2026-12-02T16:00:00Z\"",
+                "deadline = \"tomorrow\"",
+            ),
+            "action[0].deadline",
+        ),
+        (
+            text(&path).replace("reason = \"x\"", "reason = \"x\"\nmood = 3"),
+            "mood",
+        ),
+    ] {
+        fs::write(&path, edit).unwrap();
+        let run = adjudicate([
+            "round".as_ref(),
+            dir.as_os_str(),
+            "--now".as_ref(),
+            "2026-12-02T11:00:00Z".as_ref(),
+        ]);
+        assert_eq!(run.code, 65, "{key}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("host.toml") && run.stderr.contains(key),
+            "{key}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn a_hand_edit_of_the_schedule_that_moves_an_announced_deadline_is_refused() {
+    let game = game();
+    let dir = game.path();
+    tick(dir, "2026-12-02T15:00:00Z", &["-q"]);
+    let path = dir.join("game.toml");
+    fs::write(
+        &path,
+        text(&path).replace(
+            "first_deadline = 2026-12-02T15:00:00Z",
+            "first_deadline = 2026-12-02T18:00:00Z",
+        ),
+    )
+    .unwrap();
+    let run = adjudicate([
+        "round".as_ref(),
+        dir.as_os_str(),
+        "--now".as_ref(),
+        "2026-12-02T16:00:00Z".as_ref(),
+    ]);
+    assert_eq!(run.code, 65, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("game.toml") && run.stderr.contains("schedule"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("adjudicate extend"), "{}", run.stderr);
+}
