@@ -26,6 +26,7 @@ fn main() {
             garnets: 0,
             tokens_of_life: 0,
             extra: toml::from_str(&format!("meadow = \"{}\"", GODS[i % 5])).unwrap(),
+            tz: None,
         })
         .collect();
     let options = toml::Table::new();

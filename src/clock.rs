@@ -1,7 +1,58 @@
 //! Time as the spec needs it: RFC 3339 instants, durations like `"24h"`, and the human form players
-//! read ("Tue 2 Dec 15:00 UTC", "in 23 h 40 min"). All times are UTC.
+//! read ("Tue 2 Dec 15:00 UTC", "in 23 h 40 min"). Times are kept in UTC; a player with a time
+//! zone reads them in it, with UTC beside ("Wed 2 Dec 10:00 EST (15:00 UTC)"), from the IANA
+//! database bundled in the binary (a machine without /usr/share/zoneinfo works the same).
 
+use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
+
+/// A zone of the IANA database by name ("America/New_York").
+pub fn zone(name: &str) -> Result<TimeZone, String> {
+    TimeZone::get(name).map_err(|_| {
+        format!("`{name}` is not a time zone of the IANA database (e.g. \"America/New_York\", \"Europe/Berlin\", \"UTC\")")
+    })
+}
+
+/// A time as a player in `zone` reads it: "Wed 2 Dec 10:00 EST (15:00 UTC)", with the UTC date
+/// when it differs ("Wed 2 Dec 22:00 PST (Thu 3 Dec 06:00 UTC)"); `human` without a zone (or in
+/// UTC itself).
+pub fn human_in(t: Timestamp, zone: Option<&TimeZone>) -> String {
+    let Some(tz) = zone.filter(|z| !is_utc(z)) else {
+        return human(t);
+    };
+    let local = t.to_zoned_datetime(tz.clone());
+    let here = local.strftime("%a %-d %b %H:%M %Z").to_string();
+    if local.date() == t.to_zoned_datetime(TimeZone::UTC).date() {
+        format!("{here} ({} UTC)", t.strftime("%H:%M"))
+    } else {
+        format!("{here} ({})", human(t))
+    }
+}
+
+/// `human_apart` in a player's zone.
+pub fn human_apart_in(a: Timestamp, b: Timestamp, zone: Option<&TimeZone>) -> (String, String) {
+    if zone.is_none_or(is_utc) {
+        return human_apart(a, b);
+    }
+    let (x, y) = (human_in(a, zone), human_in(b, zone));
+    if x != y {
+        return (x, y);
+    }
+    let tz = zone.expect("a zone");
+    let precise = |t: Timestamp| {
+        format!(
+            "{} ({} UTC)",
+            t.to_zoned_datetime(tz.clone())
+                .strftime("%a %-d %b %H:%M:%S %Z"),
+            t.strftime("%H:%M:%S")
+        )
+    };
+    (precise(a), precise(b))
+}
+
+fn is_utc(zone: &TimeZone) -> bool {
+    zone.iana_name() == Some("UTC") || *zone == TimeZone::UTC
+}
 
 pub fn parse_instant(text: &str) -> Result<Timestamp, String> {
     text.parse::<Timestamp>()

@@ -6,6 +6,7 @@ use crate::clock;
 use crate::error::{Error, Result};
 use crate::games::{GameId, Seat};
 use crate::player_id::PlayerId;
+use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -36,6 +37,8 @@ pub struct PlayerConfig {
     pub tokens_of_life: u32,
     /// Game-specific set-up keys (e.g. God Race `meadow`), checked by the engine.
     pub extra: toml::Table,
+    /// The player's own time zone (`tz = "America/New_York"`): every time they read is in it.
+    pub tz: Option<TimeZone>,
 }
 
 impl PlayerConfig {
@@ -66,18 +69,41 @@ pub struct Schedule {
     /// version counts"): versions that reached the host by the deadline but are fetched a few
     /// minutes later still count.
     pub grace: Option<SignedDuration>,
+    /// `tz`: the game's time zone, what players without their own read times in; wall-time
+    /// deadlines (no offset) are in it.
+    pub zone: Option<TimeZone>,
+    /// The first deadline was given as a wall time in `zone`: an `every` of whole days keeps
+    /// that wall time across daylight-saving changes.
+    pub wall: bool,
 }
 
 impl Schedule {
+    /// `n` steps of `every` after `from`: whole days in the game's zone when the deadlines are
+    /// wall times there (10:00 stays 10:00 when the clocks change), else exact durations.
+    pub fn step(&self, from: Timestamp, n: u32) -> Option<Timestamp> {
+        let every = self.every?;
+        let day = SignedDuration::from_hours(24);
+        match &self.zone {
+            Some(zone) if self.wall && every.as_secs() % day.as_secs() == 0 => {
+                let days = i64::from(n) * (every.as_secs() / day.as_secs());
+                let span = jiff::Span::new().try_days(days).ok()?;
+                from.to_zoned_datetime(zone.clone())
+                    .checked_add(span)
+                    .ok()
+                    .map(|z| z.timestamp())
+            }
+            _ => from.checked_add(every * n as i32).ok(),
+        }
+    }
+
     /// The deadline of the `index`-th round played (0 = the first), if the schedule has one.
     pub fn deadline(&self, index: u32) -> Option<Timestamp> {
         if !self.deadlines.is_empty() {
             return self.deadlines.get(index as usize).copied();
         }
-        match (index, self.every) {
-            (0, _) => Some(self.first_deadline),
-            (i, Some(every)) => self.first_deadline.checked_add(every * i as i32).ok(),
-            (_, None) => None,
+        match index {
+            0 => Some(self.first_deadline),
+            i => self.step(self.first_deadline, i),
         }
     }
 }
@@ -178,6 +204,7 @@ struct RawSchedule {
     #[serde(default)]
     early_close: bool,
     grace: Option<String>,
+    tz: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -224,6 +251,7 @@ pub(crate) struct RawPlayer {
     garnets: i64,
     #[serde(default)]
     tokens_of_life: i64,
+    tz: Option<String>,
     #[serde(flatten)]
     extra: toml::Table,
 }
@@ -285,6 +313,13 @@ pub(crate) fn parse_players(
         if let Err(m) = crate::games::check_garnets(p.garnets) {
             errors.push(bad(&format!("{key}.garnets"), m));
         }
+        let tz = match p.tz.as_deref().map(clock::zone).transpose() {
+            Ok(tz) => tz,
+            Err(m) => {
+                errors.push(bad(&format!("{key}.tz"), m));
+                None
+            }
+        };
         if !(0..=MAX_TOKENS).contains(&p.tokens_of_life) {
             errors.push(bad(
                 &format!("{key}.tokens_of_life"),
@@ -299,12 +334,26 @@ pub(crate) fn parse_players(
             garnets: p.garnets,
             tokens_of_life: p.tokens_of_life.clamp(0, MAX_TOKENS) as u32,
             extra: p.extra,
+            tz,
         });
     }
     players
 }
 
 impl GameConfig {
+    /// The game's time zone (`[schedule] tz`): what public texts and players without their own
+    /// read times in; `None`: UTC.
+    pub fn zone(&self) -> Option<&TimeZone> {
+        self.schedule.as_ref().and_then(|s| s.zone.as_ref())
+    }
+
+    /// The time zone `player` reads times in: their own, else the game's.
+    pub fn zone_of(&self, player: &PlayerId) -> Option<&TimeZone> {
+        self.player(player)
+            .and_then(|p| p.tz.as_ref())
+            .or_else(|| self.zone())
+    }
+
     /// Reads game.toml. A syntax or type error stops the reading at once; past that, every
     /// problem of the file is reported together, each with its key and line:col.
     pub fn parse(path: &Path, text: &str) -> Result<GameConfig> {
@@ -389,20 +438,50 @@ impl GameConfig {
 
 fn parse_schedule(path: &Path, s: RawSchedule) -> Result<Schedule> {
     let bad = |key: &str, msg: String| Error::invalid(path, format!("schedule.{key}"), msg);
-    let instant = |key: &str, d: &toml::value::Datetime| {
-        clock::parse_instant(&d.to_string()).map_err(|m| bad(key, m))
+    let zone =
+        s.tz.as_deref()
+            .map(clock::zone)
+            .transpose()
+            .map_err(|m| bad("tz", m))?;
+    // a time with an offset, or a wall time in the game's zone (refused in a DST gap or fold)
+    let instant = |key: &str, d: &toml::value::Datetime| -> Result<(Timestamp, bool)> {
+        match (&zone, d.offset, d.date, d.time) {
+            (Some(zone), None, Some(date), Some(time)) => {
+                let wall: jiff::civil::DateTime = format!("{date}T{time}")
+                    .parse()
+                    .map_err(|e| bad(key, format!("`{d}` is not a date and time ({e})")))?;
+                let name = zone.iana_name().unwrap_or("the game's zone");
+                zone.to_ambiguous_timestamp(wall)
+                    .unambiguous()
+                    .map(|t| (t, true))
+                    .map_err(|_| {
+                        bad(
+                            key,
+                            format!("{d} happens twice or not at all in {name} (the clocks change that night); choose another time, or give an offset"),
+                        )
+                    })
+            }
+            _ => clock::parse_instant(&d.to_string())
+                .map(|t| (t, false))
+                .map_err(|m| {
+                    bad(
+                        key,
+                        format!("{m}; or set [schedule] tz to give wall times in it"),
+                    )
+                }),
+        }
     };
     let deadlines = s
         .deadlines
         .iter()
-        .map(|d| instant("deadlines", d))
+        .map(|d| instant("deadlines", d).map(|(t, _)| t))
         .collect::<Result<Vec<_>>>()?;
     if deadlines.windows(2).any(|w| w[0] >= w[1]) {
         return Err(bad("deadlines", "must be in increasing order".into()));
     }
-    let first_deadline = match (&s.first_deadline, deadlines.first()) {
+    let (first_deadline, wall) = match (&s.first_deadline, deadlines.first()) {
         (Some(d), _) => instant("first_deadline", d)?,
-        (None, Some(d)) => *d,
+        (None, Some(d)) => (*d, false),
         (None, None) => {
             return Err(bad(
                 "first_deadline",
@@ -422,6 +501,8 @@ fn parse_schedule(path: &Path, s: RawSchedule) -> Result<Schedule> {
         remind_before: duration("remind_before", &s.remind_before)?,
         early_close: s.early_close,
         grace: duration("grace", &s.grace)?,
+        zone,
+        wall,
     })
 }
 

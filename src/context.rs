@@ -305,12 +305,10 @@ impl GameContext {
             .filter(|a| a.index <= index)
             .filter_map(|a| Some((a.index, a.deadline()?)))
             .next_back();
-        let every = schedule
-            .filter(|s| s.deadlines.is_empty())
-            .and_then(|s| s.every);
+        let every = schedule.filter(|s| s.deadlines.is_empty() && s.every.is_some());
         match (moved, every) {
             (Some((at, d)), _) if at == index => Some(d),
-            (Some((at, d)), Some(every)) => d.checked_add(every * (index - at) as i32).ok(),
+            (Some((at, d)), Some(schedule)) => schedule.step(d, index - at),
             _ => schedule.and_then(|s| s.deadline(index)),
         }
     }
@@ -354,17 +352,40 @@ impl GameContext {
             Known::Through(_) => Known::Through(index),
             other => other,
         };
+        let (deadline, next_deadline) = (
+            self.deadline_known(index, known),
+            next_round.and_then(|_| self.deadline_known(index + 1, known)),
+        );
+        let zone = self.config.zone();
         GameInfo {
             id: self.config.game.name(),
             title: self.config.title.clone(),
             round,
-            deadline: self.deadline_known(index, known).map(clock::human),
+            deadline: deadline.map(|d| clock::human_in(d, zone)),
             next_round,
-            next_deadline: next_round
-                .and_then(|_| self.deadline_known(index + 1, known))
-                .map(clock::human),
+            next_deadline: next_deadline.map(|d| clock::human_in(d, zone)),
             paused: known == Known::All && self.paused(index).is_some(),
+            deadline_at: deadline,
+            next_deadline_at: next_deadline,
+            zone: zone.cloned(),
         }
+    }
+
+    /// `info` as `player` reads it: in their own time zone, borrowed when they have none.
+    pub fn info_for<'a>(
+        &self,
+        info: &'a GameInfo,
+        player: &PlayerId,
+    ) -> std::borrow::Cow<'a, GameInfo> {
+        match self.config.player(player).and_then(|p| p.tz.as_ref()) {
+            None => std::borrow::Cow::Borrowed(info),
+            Some(zone) => std::borrow::Cow::Owned(info.in_zone(Some(zone))),
+        }
+    }
+
+    /// A time as `player` reads it (`clock::human_in` their zone).
+    pub fn human_for(&self, player: &PlayerId, t: Timestamp) -> String {
+        clock::human_in(t, self.config.zone_of(player))
     }
 
     /// The templates of this game, compiled once, with the players' display names.

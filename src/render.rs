@@ -115,6 +115,30 @@ pub struct GameInfo {
     pub next_deadline: Option<String>,
     /// The host has paused the game (`adjudicate pause`): nothing resolves until it resumes.
     pub paused: bool,
+    /// `deadline` and `next_deadline` as instants, to write them in a player's zone.
+    #[serde(skip)]
+    pub deadline_at: Option<jiff::Timestamp>,
+    #[serde(skip)]
+    pub next_deadline_at: Option<jiff::Timestamp>,
+    /// The zone its times are written in (`None`: UTC).
+    #[serde(skip)]
+    pub zone: Option<jiff::tz::TimeZone>,
+}
+
+impl GameInfo {
+    /// The same, with its times as a player in `zone` reads them.
+    pub fn in_zone(&self, zone: Option<&jiff::tz::TimeZone>) -> GameInfo {
+        let human = |t: Option<jiff::Timestamp>, text: &Option<String>| match t {
+            Some(t) => Some(crate::clock::human_in(t, zone)),
+            None => text.clone(),
+        };
+        GameInfo {
+            deadline: human(self.deadline_at, &self.deadline),
+            next_deadline: human(self.next_deadline_at, &self.next_deadline),
+            zone: zone.cloned(),
+            ..self.clone()
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -6,6 +6,7 @@ use crate::context::{GameContext, Known};
 use crate::error::{Error, Result};
 use crate::games::{Game, RoundResult};
 use crate::player_id::PlayerId;
+use crate::render::GameInfo;
 use crate::render::{Kind, PrivateContext, PublicContext, Renderer};
 use crate::result_meta::Meta;
 use serde::{Deserialize, Serialize};
@@ -239,7 +240,10 @@ impl ResultFile {
             known,
         );
         if let Some(next) = &self.meta.next_deadline {
-            game.next_deadline = clock::parse_instant(next).ok().map(clock::human);
+            game.next_deadline_at = clock::parse_instant(next).ok();
+            game.next_deadline = game
+                .next_deadline_at
+                .map(|t| clock::human_in(t, ctx.config.zone()));
         }
         game
     }
@@ -266,10 +270,37 @@ impl ResultFile {
             },
         )?;
         let empty = toml::Table::new();
-        let shared = PrivateContext::shared(&game, &G::private_view(&self.public));
+        let view = G::private_view(&self.public);
+        let shared = PrivateContext::shared(&game, &view);
+        // players with their own time zone read the game's times in it: one shared part per zone
+        let zoned: Vec<(&jiff::tz::TimeZone, GameInfo)> = ctx
+            .config
+            .players
+            .iter()
+            .filter_map(|p| p.tz.as_ref())
+            .fold(Vec::new(), |mut zones, tz| {
+                if !zones.iter().any(|(z, _)| *z == tz) {
+                    zones.push((tz, game.in_zone(Some(tz))));
+                }
+                zones
+            });
+        let zoned_shared: Vec<_> = zoned
+            .iter()
+            .map(|(tz, info)| (*tz, PrivateContext::shared(info, &view)))
+            .collect();
         let render_one = |p: &crate::config::PlayerConfig| -> Result<(PlayerId, String)> {
+            let shared = match &p.tz {
+                Some(tz) => {
+                    &zoned_shared
+                        .iter()
+                        .find(|(z, _)| *z == tz)
+                        .expect("every zone")
+                        .1
+                }
+                None => &shared,
+            };
             let context = PrivateContext::for_player(
-                &shared,
+                shared,
                 &ctx.player_info(&p.id),
                 self.private.get(&p.id).unwrap_or(&empty),
                 self.garnets.get(&p.id).copied().unwrap_or(0),

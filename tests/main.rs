@@ -33,3 +33,4 @@ mod site;
 mod tick;
 mod tokens;
 mod validation_path;
+mod zones;

@@ -611,6 +611,9 @@ mod final_ritual {
             next_round: None,
             next_deadline: None,
             paused: false,
+            deadline_at: None,
+            next_deadline_at: None,
+            zone: None,
         };
         let public = renderer
             .render(

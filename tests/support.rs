@@ -54,6 +54,7 @@ pub fn player(id: &str, garnets: i64) -> adjudicate::config::PlayerConfig {
         garnets,
         tokens_of_life: 0,
         extra: toml::Table::new(),
+        tz: None,
     }
 }
 

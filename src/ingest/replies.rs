@@ -90,9 +90,10 @@ impl Replies<'_> {
             return Ok(false);
         }
         let arrived = jiff::Timestamp::from_second(incoming.reached).unwrap_or(self.now);
-        let (arrived, closed) = crate::clock::human_apart(arrived, closed);
+        let zone = self.ctx.config.zone_of(player);
+        let (arrived, closed) = crate::clock::human_apart_in(arrived, closed, zone);
         let context = crate::render::LateContext {
-            game: &self.info,
+            game: &self.ctx.info_for(&self.info, player),
             round,
             arrived,
             deadline: closed,
@@ -132,18 +133,18 @@ impl Replies<'_> {
                 (
                     Some(r.n),
                     crate::clock::parse_instant(when)
-                        .map_or_else(|_| when.to_owned(), crate::clock::human),
+                        .map_or_else(|_| when.to_owned(), |t| self.ctx.human_for(player, t)),
                 )
             }
             None => (
                 None,
                 on_file_reached
                     .and_then(|t| jiff::Timestamp::from_second(t).ok())
-                    .map_or_else(String::new, crate::clock::human),
+                    .map_or_else(String::new, |t| self.ctx.human_for(player, t)),
             ),
         };
         let context = crate::render::SameContext {
-            game: &self.info,
+            game: &self.ctx.info_for(&self.info, player),
             version,
             received_at,
         };
@@ -183,9 +184,9 @@ impl Replies<'_> {
         };
         let arrived = jiff::Timestamp::from_second(incoming.reached).unwrap_or(self.now);
         let context = crate::render::NothingContext {
-            game: &self.info,
+            game: &self.ctx.info_for(&self.info, player),
             subject: &redactor.redact(&incoming.subject),
-            received_at: crate::clock::human(arrived),
+            received_at: self.ctx.human_for(player, arrived),
             headline: why.headline(),
             why: why.explain(keys),
             first_lines: &first_lines,

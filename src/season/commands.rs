@@ -102,6 +102,9 @@ struct MatchPlayer<'a> {
     garnets: i64,
     #[serde(skip_serializing_if = "is_zero")]
     tokens_of_life: i64,
+    /// The person's time zone, from the cast.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tz: Option<&'a str>,
     /// The game's own set-up keys from the season (God Race's `meadow`).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     keys: Option<&'a toml::Table>,
@@ -266,6 +269,7 @@ fn match_toml(
                 chat: p.chat.as_deref(),
                 garnets: s.garnets,
                 tokens_of_life: s.tokens,
+                tz: p.tz.as_ref().and_then(|z| z.iana_name()),
                 keys: keys.get(&s.id),
             }
         })

@@ -323,6 +323,7 @@ fn generated(k: usize, garnets: i64) -> Result<Vec<PlayerConfig>> {
             garnets,
             tokens_of_life: 0,
             extra: toml::Table::new(),
+            tz: None,
         })
         .collect())
 }

@@ -73,6 +73,9 @@ impl Mailer<'_> {
         how: How<'_>,
     ) -> Result<()> {
         self.report.answers += outcome.answers.len() + outcome.notices.len();
+        let ctx = self.ctx;
+        let info = &*ctx.info_for(info, &receipt.player);
+        let zone = ctx.config.zone_of(&receipt.player);
         let at = clock::parse_instant(&receipt.at)
             .map_err(|m| Error::invalid(self.ctx.dir.receipts(info.round), "receipt.at", m))?;
         let sender = Recipient::Player(receipt.player.clone());
@@ -83,7 +86,7 @@ impl Mailer<'_> {
             let reached = clock::parse_instant(receipt.reached()).map_err(|m| {
                 Error::invalid(self.ctx.dir.receipts(info.round), "receipt.reached", m)
             })?;
-            let (arrived, deadline) = clock::human_apart(reached, deadline);
+            let (arrived, deadline) = clock::human_apart_in(reached, deadline, zone);
             let context = LateContext {
                 game: info,
                 round: info.round,
@@ -126,8 +129,10 @@ impl Mailer<'_> {
             player: self.ctx.player_info(&receipt.player),
             version: receipt.n,
             // when it reached the host (a mail's arrival), not when the tick got to it
-            received_at: clock::parse_instant(receipt.reached())
-                .map_or_else(|_| clock::human(at), clock::human),
+            received_at: clock::human_in(
+                clock::parse_instant(receipt.reached()).unwrap_or(at),
+                zone,
+            ),
             valid: outcome.valid,
             understood: &outcome.understood,
             problems: &problems,
@@ -172,7 +177,7 @@ impl Mailer<'_> {
                 continue;
             }
             let context = NoticeContext {
-                game: info,
+                game: &self.ctx.info_for(info, &notice.to),
                 player: self.ctx.player_info(&notice.to),
                 text: &notice.text,
             };
@@ -247,7 +252,7 @@ pub(super) fn remind_players<G: Game>(
         }
         let latest = latest.get(player).map(|i| &receipts.list[*i]);
         let context = ReminderContext {
-            game: info,
+            game: &ctx.info_for(info, player),
             player: ctx.player_info(player),
             time_left: left.clone(),
             unused: origins

@@ -108,7 +108,10 @@ pub fn act<G: Game>(
         mail: None,
     };
     let mut info = ctx.game_info(round, index, None);
-    info.deadline = new_deadline.or(deadline).map(clock::human);
+    info.deadline_at = new_deadline.or(deadline);
+    info.deadline = info
+        .deadline_at
+        .map(|t| clock::human_in(t, ctx.config.zone()));
     info.paused = action.kind == Kind::Pause;
     if action.kind == Kind::Remind {
         let renderer = ctx.renderer()?;
@@ -126,45 +129,67 @@ pub fn act<G: Game>(
         let left = paused
             .or(Some(now))
             .zip(deadline)
-            .map(|(p, d)| d.duration_since(p));
-        let context = HostContext {
-            game: &info,
-            kind: action.kind.name(),
-            heading: heading(&action, &info),
-            deadline: new_deadline.map(clock::human),
-            was: action
-                .was
-                .as_deref()
-                .and_then(|w| clock::parse_instant(w).ok())
-                .map(clock::human),
-            left: (action.kind == Kind::Pause)
-                .then_some(left)
-                .flatten()
-                .filter(|l| l.is_positive())
-                .map(|l| {
-                    clock::relative(now, now + l)
-                        .trim_start_matches("in ")
-                        .to_owned()
-                }),
-            text: action.text.as_deref(),
-            reason: &action.reason,
+            .map(|(p, d)| d.duration_since(p))
+            .filter(|l| l.is_positive())
+            .map(|l| {
+                clock::relative(now, now + l)
+                    .trim_start_matches("in ")
+                    .to_owned()
+            });
+        let renderer = ctx.renderer()?;
+        // the notice as players in `info.zone` read it (the game's zone: the public file)
+        let render = |info: &crate::render::GameInfo| -> Result<(String, String)> {
+            let heading = heading(&action, info);
+            let human = |t: Option<Timestamp>| t.map(|t| clock::human_in(t, info.zone.as_ref()));
+            let context = HostContext {
+                game: info,
+                kind: action.kind.name(),
+                heading: heading.clone(),
+                deadline: human(new_deadline),
+                was: human(
+                    action
+                        .was
+                        .as_deref()
+                        .and_then(|w| clock::parse_instant(w).ok()),
+                ),
+                left: (action.kind == Kind::Pause).then(|| left.clone()).flatten(),
+                text: action.text.as_deref(),
+                reason: &action.reason,
+            };
+            Ok((heading, renderer.render(Template::Host, &context)?))
         };
-        let body = ctx.renderer()?.render(Template::Host, &context)?;
+        let (heading, body) = render(&info)?;
         let path = ctx
             .dir
             .notices(round)
             .join(format!("{}-{}.txt", action.n, action.kind.name()));
         mail.plan.dir(ctx.dir.notices(round));
         mail.plan.file(path.clone(), body.clone());
-        notify_all::<G>(
-            &mut mail,
-            state,
-            &action,
-            round,
-            &context.heading,
-            &body,
-            now,
-        )?;
+        let mut batch = 0;
+        for (zone, players) in by_zone::<G>(ctx, state) {
+            let (heading, body) = match zone {
+                None => (heading.clone(), body.clone()),
+                Some(zone) => render(&info.in_zone(Some(zone)))?,
+            };
+            let notice = Notice {
+                round,
+                n: action.n,
+                heading: &heading,
+                body: &body,
+                now,
+            };
+            batch = notify(&mut mail, &players, &notice, batch)?;
+        }
+        if crate::mail::chat::any(&ctx.config) {
+            let notice = Notice {
+                round,
+                n: action.n,
+                heading: &heading,
+                body: &body,
+                now,
+            };
+            mail.queue_chat(crate::mail::chat::PUBLIC, &notice.to(ctx, Recipient::List))?;
+        }
         done.notice = Some(path);
     }
     done.queued = mail.report.queued.len();
@@ -300,55 +325,88 @@ fn heading(action: &Action, info: &crate::render::GameInfo) -> String {
     }
 }
 
-/// The notice to every player of the game, by the announcements' Bcc batches (or the list),
-/// and one file for the chat channel.
-fn notify_all<G: Game>(
-    mail: &mut Mailer<'_>,
-    state: &G::State,
-    action: &Action,
+/// A notice as mailed.
+struct Notice<'a> {
     round: u32,
-    heading: &str,
-    body: &str,
+    n: u32,
+    heading: &'a str,
+    body: &'a str,
     now: Timestamp,
-) -> Result<()> {
-    let ctx = mail.ctx;
-    let subject = format!("{}: {heading}", ctx.config.title);
-    let notice = |to: Recipient| Mail {
-        round,
-        kind: MailKind::Host,
-        to,
-        seq: action.n,
-        subject: subject.clone(),
-        body: body.to_owned(),
-        date: now,
-        in_reply_to: None,
-    };
-    let config = &ctx.config;
-    if config.mail.transport.queues() {
-        let recipients = match config.mail.public_to {
-            Some(_) => vec![Recipient::List],
-            None => {
-                let mut mailed = Vec::new();
-                for id in G::roster(state) {
-                    match config.player(id) {
-                        Some(p) if p.email.is_some() => mailed.push(id.clone()),
-                        _ if crate::mail::chat::by_chat(config, id) => {}
-                        _ => {
-                            mail.report.unmailed.insert(id.clone());
-                        }
-                    }
-                }
-                crate::mail::outbox::batches(&mailed, config.mail.bcc_batch)
-            }
-        };
-        for to in recipients {
-            mail.queue(notice(to))?;
+}
+
+impl Notice<'_> {
+    fn to(&self, ctx: &GameContext, to: Recipient) -> Mail {
+        Mail {
+            round: self.round,
+            kind: MailKind::Host,
+            to,
+            seq: self.n,
+            subject: format!("{}: {}", ctx.config.title, self.heading),
+            body: self.body.to_owned(),
+            date: self.now,
+            in_reply_to: None,
         }
     }
-    if crate::mail::chat::any(config) {
-        mail.queue_chat(crate::mail::chat::PUBLIC, &notice(Recipient::List))?;
+}
+
+/// The players of a zone (`None`: the game's own), in roster order.
+type ZoneGroup<'s> = (
+    Option<&'s jiff::tz::TimeZone>,
+    Vec<crate::player_id::PlayerId>,
+);
+
+/// The game's players in roster order, grouped by the zone they read times in: those in the
+/// game's zone first, then each other zone in order of first appearance.
+fn by_zone<'s, G: Game>(ctx: &'s GameContext, state: &'s G::State) -> Vec<ZoneGroup<'s>> {
+    let mut groups: Vec<ZoneGroup<'s>> = vec![(None, Vec::new())];
+    for id in G::roster(state) {
+        let own = ctx.config.player(id).and_then(|p| p.tz.as_ref());
+        match groups.iter_mut().find(|(z, _)| *z == own) {
+            Some((_, ids)) => ids.push(id.clone()),
+            None => groups.push((own, vec![id.clone()])),
+        }
     }
-    Ok(())
+    groups
+}
+
+/// The notice to `players` by the announcements' Bcc batches (numbered on from `batch`), or to
+/// the list once; returns the last batch number used.
+fn notify(
+    mail: &mut Mailer<'_>,
+    players: &[crate::player_id::PlayerId],
+    notice: &Notice<'_>,
+    mut batch: u32,
+) -> Result<u32> {
+    let ctx = mail.ctx;
+    let config = &ctx.config;
+    if !config.mail.transport.queues() {
+        return Ok(batch);
+    }
+    if config.mail.public_to.is_some() {
+        if batch == 0 {
+            mail.queue(notice.to(ctx, Recipient::List))?;
+        }
+        return Ok(batch + 1);
+    }
+    let mut mailed = Vec::new();
+    for id in players {
+        match config.player(id) {
+            Some(p) if p.email.is_some() => mailed.push(id.clone()),
+            _ if crate::mail::chat::by_chat(config, id) => {}
+            _ => {
+                mail.report.unmailed.insert(id.clone());
+            }
+        }
+    }
+    for chunk in mailed.chunks(config.mail.bcc_batch) {
+        batch += 1;
+        let to = Recipient::Batch {
+            index: batch,
+            players: chunk.to_vec(),
+        };
+        mail.queue(notice.to(ctx, to))?;
+    }
+    Ok(batch)
 }
 
 /// The round's receipts as the tick's receive stage would hand them on, to remind from.
