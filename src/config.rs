@@ -75,6 +75,8 @@ pub struct Schedule {
     /// The first deadline was given as a wall time in `zone`: an `every` of whole days keeps
     /// that wall time across daylight-saving changes.
     pub wall: bool,
+    /// A player defaulted this many rounds in a row is flagged in `status` and the host told.
+    pub missed_limit: Option<u32>,
 }
 
 impl Schedule {
@@ -158,6 +160,9 @@ pub struct MailConfig {
     /// Without `public_to`, the announcement goes to the players by Bcc, this many per message.
     pub bcc_batch: usize,
     pub transport: Transport,
+    /// The host's own address (`host = "Host <host@example.org>"`): a digest after a tick that
+    /// needs the host (mail not used, late versions, players at the missed limit, mail refused).
+    pub host: Option<String>,
 }
 
 /// `mail.bcc_batch` when not set: under the recipient limits of common providers (Gmail allows
@@ -205,6 +210,7 @@ struct RawSchedule {
     early_close: bool,
     grace: Option<String>,
     tz: Option<String>,
+    missed_limit: Option<i64>,
 }
 
 #[derive(Deserialize)]
@@ -214,6 +220,7 @@ pub(crate) struct RawMail {
     reply_to: Option<String>,
     public_to: Option<String>,
     bcc_batch: Option<i64>,
+    host: Option<String>,
     #[serde(default = "default_transport")]
     transport: String,
     smtp: Option<RawSmtp>,
@@ -503,6 +510,16 @@ fn parse_schedule(path: &Path, s: RawSchedule) -> Result<Schedule> {
         grace: duration("grace", &s.grace)?,
         zone,
         wall,
+        missed_limit: match s.missed_limit {
+            None => None,
+            Some(n) if (1..=1000).contains(&n) => Some(n as u32),
+            Some(n) => {
+                return Err(bad(
+                    "missed_limit",
+                    format!("is {n}; give 1 to 1000 rounds"),
+                ));
+            }
+        },
     })
 }
 
@@ -557,6 +574,7 @@ pub(crate) fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig
             public_to: None,
             bcc_batch: DEFAULT_BCC_BATCH,
             transport: Transport::None,
+            host: None,
         });
     };
     let bad = |key: &str, msg: String| Error::invalid(path, format!("mail.{key}"), msg);
@@ -580,6 +598,7 @@ pub(crate) fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig
         ("from", &raw.from),
         ("reply_to", &raw.reply_to),
         ("public_to", &raw.public_to),
+        ("host", &raw.host),
     ] {
         if let Some(v) = value {
             v.parse::<lettre::message::Mailbox>().map_err(|e| {
@@ -611,6 +630,7 @@ pub(crate) fn parse_mail(path: &Path, raw: Option<RawMail>) -> Result<MailConfig
         public_to: raw.public_to,
         bcc_batch,
         transport,
+        host: raw.host,
     })
 }
 

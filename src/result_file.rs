@@ -360,6 +360,39 @@ pub fn latest_skeleton(ctx: &GameContext, round: u32, player: &PlayerId) -> Opti
     Some(text[start..end].to_owned())
 }
 
+/// The players of `players` the rules defaulted (`[public] defaults`) in each of the last `limit`
+/// resolved rounds before `round`, with `[schedule] missed_limit`'s count: the ones to flag.
+pub fn missed_in_a_row(
+    ctx: &GameContext,
+    round: u32,
+    players: &[PlayerId],
+    limit: u32,
+) -> Result<Vec<PlayerId>> {
+    let mut still: Vec<PlayerId> = players.to_vec();
+    for back in 1..=limit {
+        let Some(r) = round.checked_sub(back) else {
+            return Ok(Vec::new());
+        };
+        let path = ctx.dir.result(r);
+        let Some(text) = crate::game_dir::read_optional(&path)? else {
+            return Ok(Vec::new());
+        };
+        let table: toml::Table = toml::from_str(&text)
+            .map_err(|e| crate::error::Error::invalid(&path, "", e.message().to_owned()))?;
+        let defaults: Vec<&str> = table
+            .get("public")
+            .and_then(|p| p.get("defaults"))
+            .and_then(|d| d.as_array())
+            .map(|d| d.iter().filter_map(|v| v.as_str()).collect())
+            .unwrap_or_default();
+        still.retain(|p| defaults.contains(&p.as_str()));
+        if still.is_empty() {
+            break;
+        }
+    }
+    Ok(still)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -82,6 +82,16 @@ impl WithGame for Status<'_> {
         let expected = G::expected(state);
         let valid = expected.iter().filter(|p| G::has_valid(state, p)).count();
         let _ = writeln!(out, "Valid submissions: {valid} of {}", expected.len());
+        if let Some(limit) = ctx.config.schedule.as_ref().and_then(|s| s.missed_limit) {
+            let missed = crate::result_file::missed_in_a_row(ctx, round, &expected, limit)?;
+            if !missed.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "Missed {limit} round(s) in a row (missed_limit): {}",
+                    crate::player_id::PlayerId::join(&missed)
+                );
+            }
+        }
         for id in &expected {
             let last = last_receipt.get(id).copied();
             let mut text = standing(G::has_valid(state, id), last);

@@ -557,3 +557,58 @@ fn a_hand_edit_of_the_schedule_that_moves_an_announced_deadline_is_refused() {
     );
     assert!(run.stderr.contains("adjudicate extend"), "{}", run.stderr);
 }
+
+#[test]
+fn the_host_digest_arrives_through_smtp_once_per_eventful_tick() {
+    let server = crate::support::SmtpServer::start(&[]);
+    let game = game_with("missed_limit = 2\n");
+    let dir = game.path();
+    let path = dir.join("game.toml");
+    let smtp = format!(
+        "transport = \"smtp\"\nhost = \"Host <boss@example.org>\"\n\n[mail.smtp]\nhost = \"127.0.0.1\"\nport = {}\nsecurity = \"none\"\ntimeout = \"5s\"\n",
+        server.port
+    );
+    let toml = text(&path)
+        .replacen("transport = \"file\"\n", "", 1)
+        .replacen("[options]", &format!("{smtp}\n[options]"), 1);
+    fs::write(&path, toml).unwrap();
+    let digests = || {
+        server
+            .received()
+            .into_iter()
+            .filter(|(to, _)| to == "boss@example.org")
+            .map(|(_, m)| m)
+            .collect::<Vec<_>>()
+    };
+    // a quiet tick: nothing for the host
+    tick(dir, "2026-12-02T10:00:00Z", &["-q"]);
+    assert!(digests().is_empty(), "{:?}", digests());
+    // a stranger's mail and a late version: one digest
+    let stranger = dir.join("stranger.eml");
+    fs::write(
+        &stranger,
+        "From: Mallory <mallory@example.net>\r\nTo: host@example.org\r\nSubject: hi\r\nDate: Wed, 2 Dec 2026 10:30:00 +0000\r\nMessage-ID: <m1@example.net>\r\n\r\nroom = \"attic\"\r\n",
+    )
+    .unwrap();
+    ok(adjudicate(["ingest".as_ref(), dir.as_os_str(), "--eml".as_ref(), stranger.as_os_str(), "--now".as_ref(), "2026-12-02T10:31:00Z".as_ref()]));
+    tick(dir, "2026-12-02T10:35:00Z", &["-q"]);
+    let got = digests();
+    assert_eq!(got.len(), 1, "{got:?}");
+    let first = flat(&got[0]);
+    assert!(first.contains("Mail not used: from mallory@example.net (not a player)"), "{first}");
+    // the same again: nothing new, no second digest
+    tick(dir, "2026-12-02T10:40:00Z", &["-q"]);
+    assert_eq!(digests().len(), 1);
+    // Bob defaults in rounds 1 and 2: the tick that resolves round 2 tells the host, once
+    tick(dir, "2026-12-02T15:00:00Z", &["-q"]);
+    for (player, room) in OTHERS {
+        submit(dir, 2, player, &format!("room = \"{room}\"\n"));
+    }
+    tick(dir, "2026-12-03T15:00:00Z", &["-q"]);
+    let got = digests();
+    let last = flat(got.last().unwrap());
+    assert!(last.contains("Missed limit: bob got the rules' default in the last 2 round(s) in a row"), "{last}");
+    assert_eq!(got.iter().filter(|m| flat(m).contains("Missed limit: bob")).count(), 1);
+    let status = adjudicate(["status".as_ref(), dir.as_os_str(), "--now".as_ref(), "2026-12-03T16:00:00Z".as_ref()]);
+    assert!(status.stdout.contains("Missed 2 round(s) in a row (missed_limit): bob"), "{}", status.stdout);
+}

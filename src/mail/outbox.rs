@@ -33,6 +33,8 @@ pub enum MailKind {
     /// The notice of a host's action (`extend`, `pause`, `resume`, `announce`), numbered by the
     /// action.
     Host,
+    /// The host's digest of what needs them after a tick (`[mail] host`).
+    Digest,
 }
 
 impl MailKind {
@@ -50,6 +52,7 @@ impl MailKind {
             MailKind::Same => "same",
             MailKind::Nothing => "nothing",
             MailKind::Host => "host",
+            MailKind::Digest => "digest",
         }
     }
 
@@ -69,7 +72,8 @@ impl MailKind {
             | MailKind::Private
             | MailKind::Opening
             | MailKind::Welcome
-            | MailKind::Host => "auto-generated",
+            | MailKind::Host
+            | MailKind::Digest => "auto-generated",
         }
     }
 }

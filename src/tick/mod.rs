@@ -23,6 +23,7 @@ use std::path::PathBuf;
 
 mod answer;
 mod apply;
+mod digest;
 pub mod host;
 mod publish;
 mod queue;
@@ -157,10 +158,26 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
     }
     plan.commit()?;
     seen.save(root);
-    if !opts.no_send
-        && let Some(sender) = Sender::new(&ctx.config.mail, &ctx.secrets)?
+    let sender = if opts.no_send {
+        None
+    } else {
+        Sender::new(&ctx.config.mail, &ctx.secrets)?
+    };
+    if let Some(sender) = &sender {
+        report.mail = Some(send_outbox(&ctx.dir, sender)?);
+    }
+    // the host's digest of what needs them, sent at once
+    let items = digest::items::<G>(ctx, &report, &file.game)?;
+    if digest::queue(ctx, &mut report, &items, opts.now)?
+        && let Some(sender) = &sender
     {
-        report.mail = Some(send_outbox(&ctx.dir, &sender)?);
+        let again = send_outbox(&ctx.dir, sender)?;
+        if let Some(mail) = report.mail.as_mut() {
+            mail.sent += again.sent;
+            mail.refused.extend(again.refused);
+            mail.deferred = again.deferred;
+            mail.waiting = again.waiting;
+        }
     }
     if let Some(key) = idle_key.filter(|_| report.did_nothing(wrote)) {
         crate::tick_cache::save_idle(
