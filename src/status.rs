@@ -15,6 +15,29 @@ pub struct Status<'a> {
     pub now: jiff::Timestamp,
 }
 
+/// Whether the round is paused, and its deadline with the time left.
+fn schedule_lines(ctx: &GameContext, index: u32, now: jiff::Timestamp, out: &mut String) {
+    if let Some(at) = ctx.paused(index) {
+        let _ = writeln!(
+            out,
+            "Paused since {}: nothing resolves until `adjudicate resume` (or `round --force`)",
+            clock::human_with_year(at)
+        );
+    }
+    let _ = match ctx.deadline(index) {
+        Some(d) => writeln!(
+            out,
+            "Deadline: {} ({})",
+            clock::human_with_year(d),
+            clock::relative(now, d)
+        ),
+        None => writeln!(
+            out,
+            "Deadline: none scheduled; resolve with `adjudicate round --force`"
+        ),
+    };
+}
+
 impl WithGame for Status<'_> {
     type Output = Result<String>;
 
@@ -36,25 +59,7 @@ impl WithGame for Status<'_> {
             return Ok(out);
         }
         let _ = writeln!(out, "Round {round}");
-        if let Some(at) = ctx.paused(G::rounds_played(state)) {
-            let _ = writeln!(
-                out,
-                "Paused since {}: nothing resolves until `adjudicate resume` (or `round --force`)",
-                clock::human_with_year(at)
-            );
-        }
-        let _ = match ctx.deadline(G::rounds_played(state)) {
-            Some(d) => writeln!(
-                out,
-                "Deadline: {} ({})",
-                clock::human_with_year(d),
-                clock::relative(self.now, d)
-            ),
-            None => writeln!(
-                out,
-                "Deadline: none scheduled; resolve with `adjudicate round --force`"
-            ),
-        };
+        schedule_lines(ctx, G::rounds_played(state), self.now, &mut out);
         let receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
         for line in crate::tick::closed_round_files(ctx, round) {
             let _ = writeln!(out, "Warning: {line}");

@@ -114,7 +114,7 @@ fn a_game_extended_twice_paused_over_its_deadline_and_resumed_plays_to_its_end_a
     );
     let notice = flat(&messages(dir, "r001-host-bcc0001-1")[0]);
     assert!(
-        notice.contains("The host has moved the deadline of round 1: it is now Thu 3 Dec 15:00 UTC (it was Wed 2 Dec 15:00 UTC)"),
+        notice.contains("The host has moved the deadline of round 1 from Wed 2 Dec 15:00 UTC to Thu 3 Dec 15:00 UTC."),
         "{notice}"
     );
     assert!(notice.contains("Why: Bob is travelling"), "{notice}");
@@ -276,8 +276,12 @@ fn a_paused_game_acknowledges_versions_and_says_so() {
     tick(dir, "2026-12-02T11:00:00Z", &["-q"]);
     let ack = flat(&messages(dir, "r001-ack-bob-1")[0]);
     assert!(
-        ack.contains("The game is paused by the host: nothing is resolved until it resumes."),
+        ack.contains("The game is paused by the host: you may send new versions, and nothing is resolved until the game resumes."),
         "{ack}"
+    );
+    assert!(
+        !ack.contains("until Wed 2 Dec"),
+        "no deadline while paused: {ack}"
     );
     // no reminder while paused, whatever remind_before says
     assert!(messages(dir, "r001-reminder").is_empty());
@@ -344,17 +348,28 @@ fn remind_reminds_now_only_players_without_a_valid_version() {
     let game = game();
     let dir = game.path();
     ok(lever(
+        "extend",
+        dir,
+        &["--by", "1h", "--reason", "x"],
+        "2026-12-02T09:30:00Z",
+    ));
+    ok(lever(
         "remind",
         dir,
         &["--reason", "one player has not sent"],
         "2026-12-02T10:00:00Z",
     ));
-    let bob = messages(dir, "r001-reminder-bob-101");
+    let bob = messages(dir, "r001-reminder-bob-102");
     assert_eq!(bob.len(), 1, "one reminder to Bob");
+    let text = flat(&bob[0]);
     assert!(
-        flat(&bob[0]).contains("Reminder: round 1 closes at Wed 2 Dec 15:00 UTC (in 5 h 0 min)"),
-        "{}",
-        bob[0]
+        text.contains("Reminder: round 1 closes at Wed 2 Dec 16:00 UTC (in 6 h 0 min)"),
+        "{text}"
+    );
+    // the skeleton from the welcome tells the deadline as it is now
+    assert!(
+        text.contains("# Reply with this, edited. Round 1, deadline Wed 2 Dec 16:00 UTC."),
+        "{text}"
     );
     assert!(
         messages(dir, "r001-reminder-alice").is_empty(),
@@ -590,12 +605,22 @@ fn the_host_digest_arrives_through_smtp_once_per_eventful_tick() {
         "From: Mallory <mallory@example.net>\r\nTo: host@example.org\r\nSubject: hi\r\nDate: Wed, 2 Dec 2026 10:30:00 +0000\r\nMessage-ID: <m1@example.net>\r\n\r\nroom = \"attic\"\r\n",
     )
     .unwrap();
-    ok(adjudicate(["ingest".as_ref(), dir.as_os_str(), "--eml".as_ref(), stranger.as_os_str(), "--now".as_ref(), "2026-12-02T10:31:00Z".as_ref()]));
+    ok(adjudicate([
+        "ingest".as_ref(),
+        dir.as_os_str(),
+        "--eml".as_ref(),
+        stranger.as_os_str(),
+        "--now".as_ref(),
+        "2026-12-02T10:31:00Z".as_ref(),
+    ]));
     tick(dir, "2026-12-02T10:35:00Z", &["-q"]);
     let got = digests();
     assert_eq!(got.len(), 1, "{got:?}");
     let first = flat(&got[0]);
-    assert!(first.contains("Mail not used: from mallory@example.net (not a player)"), "{first}");
+    assert!(
+        first.contains("Mail not used: from mallory@example.net (not a player)"),
+        "{first}"
+    );
     // the same again: nothing new, no second digest
     tick(dir, "2026-12-02T10:40:00Z", &["-q"]);
     assert_eq!(digests().len(), 1);
@@ -607,8 +632,27 @@ fn the_host_digest_arrives_through_smtp_once_per_eventful_tick() {
     tick(dir, "2026-12-03T15:00:00Z", &["-q"]);
     let got = digests();
     let last = flat(got.last().unwrap());
-    assert!(last.contains("Missed limit: bob got the rules' default in the last 2 round(s) in a row"), "{last}");
-    assert_eq!(got.iter().filter(|m| flat(m).contains("Missed limit: bob")).count(), 1);
-    let status = adjudicate(["status".as_ref(), dir.as_os_str(), "--now".as_ref(), "2026-12-03T16:00:00Z".as_ref()]);
-    assert!(status.stdout.contains("Missed 2 round(s) in a row (missed_limit): bob"), "{}", status.stdout);
+    assert!(
+        last.contains("Missed limit: bob got the rules' default in the last 2 round(s) in a row"),
+        "{last}"
+    );
+    assert_eq!(
+        got.iter()
+            .filter(|m| flat(m).contains("Missed limit: bob"))
+            .count(),
+        1
+    );
+    let status = adjudicate([
+        "status".as_ref(),
+        dir.as_os_str(),
+        "--now".as_ref(),
+        "2026-12-03T16:00:00Z".as_ref(),
+    ]);
+    assert!(
+        status
+            .stdout
+            .contains("Missed 2 round(s) in a row (missed_limit): bob"),
+        "{}",
+        status.stdout
+    );
 }

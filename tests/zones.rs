@@ -112,10 +112,10 @@ fn players_in_three_zones_read_their_own_times_and_the_public_reads_utc() {
         .map(|e| flat(&text(&e.path())))
         .collect();
     for expected in [
-        "it is now Thu 3 Dec 17:00 UTC",
-        "it is now Thu 3 Dec 12:00 EST (17:00 UTC)",
-        "it is now Fri 4 Dec 02:00 JST (Thu 3 Dec 17:00 UTC)",
-        "it is now Thu 3 Dec 18:00 CET (17:00 UTC)",
+        "to Thu 3 Dec 17:00 UTC.",
+        "to Thu 3 Dec 12:00 EST (17:00 UTC).",
+        "to Fri 4 Dec 02:00 JST (Thu 3 Dec 17:00 UTC).",
+        "to Thu 3 Dec 18:00 CET (17:00 UTC).",
     ] {
         assert!(
             notices.iter().any(|n| n.contains(expected)),

@@ -117,6 +117,16 @@ impl WithGame for Tick<'_> {
     }
 }
 
+/// What became of a version received, in a word or three.
+fn verdict(v: &crate::tick::Received) -> String {
+    match (v.valid, v.problems) {
+        _ if v.late => "LATE: reached the host after the deadline; archived, not used".to_owned(),
+        (true, 0) => "valid".to_owned(),
+        (true, n) => format!("valid, {n} remark(s)"),
+        (false, n) => format!("INVALID, {n} problem(s)"),
+    }
+}
+
 /// The few lines `round` prints: what happened, what is next.
 fn summary(
     title: &str,
@@ -153,15 +163,12 @@ fn summary(
         line("the game is over; nothing to do".into());
     }
     for v in &r.received {
-        let verdict = match (v.valid, v.problems) {
-            _ if v.late => {
-                "LATE: reached the host after the deadline; archived, not used".to_owned()
-            }
-            (true, 0) => "valid".to_owned(),
-            (true, n) => format!("valid, {n} remark(s)"),
-            (false, n) => format!("INVALID, {n} problem(s)"),
-        };
-        line(format!("received {} version {}: {verdict}", v.player, v.n));
+        line(format!(
+            "received {} version {}: {}",
+            v.player,
+            v.n,
+            verdict(v)
+        ));
     }
     if r.answers > 0 {
         line(format!("answered {} instant action(s)", r.answers));

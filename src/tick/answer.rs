@@ -263,7 +263,8 @@ pub(super) fn remind_players<G: Game>(
             version: latest.map(|r| r.n),
             problems: latest.map_or(&[][..], |r| &r.problems),
             if_not_fixed: G::if_not_fixed(state, player),
-            skeleton: latest_skeleton(ctx, round, player),
+            skeleton: latest_skeleton(ctx, round, player)
+                .map(|s| with_deadline(s, ctx.info_for(info, player).deadline.as_deref())),
         };
         mail.queue(Mail {
             round,
@@ -278,4 +279,14 @@ pub(super) fn remind_players<G: Game>(
         sent += 1;
     }
     Ok(sent)
+}
+
+/// A skeleton copied from an earlier report, its first line telling the round's deadline as it
+/// is now (the host may have moved it since).
+fn with_deadline(skeleton: String, deadline: Option<&str>) -> String {
+    let (first, rest) = skeleton.split_once('\n').unwrap_or((&skeleton, ""));
+    match (first.split_once(", deadline "), deadline) {
+        (Some((head, _)), Some(d)) => format!("{head}, deadline {d}.\n{rest}"),
+        _ => skeleton,
+    }
 }

@@ -126,71 +126,15 @@ pub fn act<G: Game>(
             (now, d, &action),
         )?;
     } else {
-        let left = paused
-            .or(Some(now))
-            .zip(deadline)
-            .map(|(p, d)| d.duration_since(p))
-            .filter(|l| l.is_positive())
-            .map(|l| {
-                clock::relative(now, now + l)
-                    .trim_start_matches("in ")
-                    .to_owned()
-            });
-        let renderer = ctx.renderer()?;
-        // the notice as players in `info.zone` read it (the game's zone: the public file)
-        let render = |info: &crate::render::GameInfo| -> Result<(String, String)> {
-            let heading = heading(&action, info);
-            let human = |t: Option<Timestamp>| t.map(|t| clock::human_in(t, info.zone.as_ref()));
-            let context = HostContext {
-                game: info,
-                kind: action.kind.name(),
-                heading: heading.clone(),
-                deadline: human(new_deadline),
-                was: human(
-                    action
-                        .was
-                        .as_deref()
-                        .and_then(|w| clock::parse_instant(w).ok()),
-                ),
-                left: (action.kind == Kind::Pause).then(|| left.clone()).flatten(),
-                text: action.text.as_deref(),
-                reason: &action.reason,
-            };
-            Ok((heading, renderer.render(Template::Host, &context)?))
+        let notice = Publish {
+            action: &action,
+            info: &info,
+            new_deadline,
+            deadline,
+            paused,
+            now,
         };
-        let (heading, body) = render(&info)?;
-        let path = ctx
-            .dir
-            .notices(round)
-            .join(format!("{}-{}.txt", action.n, action.kind.name()));
-        mail.plan.dir(ctx.dir.notices(round));
-        mail.plan.file(path.clone(), body.clone());
-        let mut batch = 0;
-        for (zone, players) in by_zone::<G>(ctx, state) {
-            let (heading, body) = match zone {
-                None => (heading.clone(), body.clone()),
-                Some(zone) => render(&info.in_zone(Some(zone)))?,
-            };
-            let notice = Notice {
-                round,
-                n: action.n,
-                heading: &heading,
-                body: &body,
-                now,
-            };
-            batch = notify(&mut mail, &players, &notice, batch)?;
-        }
-        if crate::mail::chat::any(&ctx.config) {
-            let notice = Notice {
-                round,
-                n: action.n,
-                heading: &heading,
-                body: &body,
-                now,
-            };
-            mail.queue_chat(crate::mail::chat::PUBLIC, &notice.to(ctx, Recipient::List))?;
-        }
-        done.notice = Some(path);
+        done.notice = Some(publish::<G>(&mut mail, state, round, &notice)?);
     }
     done.queued = mail.report.queued.len();
     done.unmailed = mail.report.unmailed.len();
@@ -199,6 +143,101 @@ pub fn act<G: Game>(
         done.mail = Some(send_outbox(&ctx.dir, &sender)?);
     }
     Ok(done)
+}
+
+/// What a notice is written from.
+struct Publish<'a> {
+    action: &'a Action,
+    /// The game's view of the round, in the game's zone, with the deadline from now on.
+    info: &'a crate::render::GameInfo,
+    new_deadline: Option<Timestamp>,
+    deadline: Option<Timestamp>,
+    paused: Option<Timestamp>,
+    now: Timestamp,
+}
+
+/// The action's public notice, written to `rounds/NNN/notices/` and mailed to every player in
+/// the time zone they read; returns the file's path.
+fn publish<G: Game>(
+    mail: &mut Mailer<'_>,
+    state: &G::State,
+    round: u32,
+    notice: &Publish<'_>,
+) -> Result<std::path::PathBuf> {
+    let ctx = mail.ctx;
+    let Publish {
+        action,
+        info,
+        new_deadline,
+        deadline,
+        paused,
+        now,
+    } = *notice;
+    let left = paused
+        .or(Some(now))
+        .zip(deadline)
+        .map(|(p, d)| d.duration_since(p))
+        .filter(|l| l.is_positive())
+        .map(|l| {
+            clock::relative(now, now + l)
+                .trim_start_matches("in ")
+                .to_owned()
+        });
+    let renderer = ctx.renderer()?;
+    // the notice as players in `info.zone` read it (the game's zone: the public file)
+    let render = |info: &crate::render::GameInfo| -> Result<(String, String)> {
+        let heading = heading(action, info);
+        let human = |t: Option<Timestamp>| t.map(|t| clock::human_in(t, info.zone.as_ref()));
+        let context = HostContext {
+            game: info,
+            kind: action.kind.name(),
+            heading: heading.clone(),
+            deadline: human(new_deadline),
+            was: human(
+                action
+                    .was
+                    .as_deref()
+                    .and_then(|w| clock::parse_instant(w).ok()),
+            ),
+            left: (action.kind == Kind::Pause).then(|| left.clone()).flatten(),
+            text: action.text.as_deref(),
+            reason: &action.reason,
+        };
+        Ok((heading, renderer.render(Template::Host, &context)?))
+    };
+    let (heading, body) = render(info)?;
+    let path = ctx
+        .dir
+        .notices(round)
+        .join(format!("{}-{}.txt", action.n, action.kind.name()));
+    mail.plan.dir(ctx.dir.notices(round));
+    mail.plan.file(path.clone(), body.clone());
+    let mut batch = 0;
+    for (zone, players) in by_zone::<G>(ctx, state) {
+        let (heading, body) = match zone {
+            None => (heading.clone(), body.clone()),
+            Some(zone) => render(&info.in_zone(Some(zone)))?,
+        };
+        let notice = Notice {
+            round,
+            n: action.n,
+            heading: &heading,
+            body: &body,
+            now,
+        };
+        batch = notify(mail, &players, &notice, batch)?;
+    }
+    if crate::mail::chat::any(&ctx.config) {
+        let notice = Notice {
+            round,
+            n: action.n,
+            heading: &heading,
+            body: &body,
+            now,
+        };
+        mail.queue_chat(crate::mail::chat::PUBLIC, &notice.to(ctx, Recipient::List))?;
+    }
+    Ok(path)
 }
 
 /// Whether the lever can be pulled now; what it records (its kind, the round's new deadline,
@@ -215,45 +254,7 @@ fn check(
     let human = |t: Timestamp| clock::human(t);
     match lever {
         Lever::Extend(how) => {
-            let new = match (how, deadline) {
-                (Extension::By(by), Some(d)) => d
-                    .checked_add(*by)
-                    .map_err(|e| Error::Usage(e.to_string()))?,
-                (Extension::By(_), None) => {
-                    return usage(
-                        "the round has no deadline to extend: give one with --to TIME".into(),
-                    );
-                }
-                (Extension::To(to), _) => *to,
-            };
-            if new <= now {
-                return usage(format!(
-                    "{} is not after now ({}): a deadline moves into the future",
-                    human(new),
-                    human(now)
-                ));
-            }
-            if let Some(d) = deadline.filter(|d| new <= *d) {
-                return usage(format!(
-                    "{} is not after the round's deadline, {}: extend moves a deadline later",
-                    human(new),
-                    human(d)
-                ));
-            }
-            // a `deadlines` list keeps its dates: an extension may not pass the next one
-            let listed = ctx
-                .config
-                .schedule
-                .as_ref()
-                .filter(|s| !s.deadlines.is_empty())
-                .and_then(|s| s.deadlines.get(index as usize + 1).copied());
-            if let Some(next) = listed.filter(|n| new >= *n) {
-                return usage(format!(
-                    "{} is not before the next round's deadline ({}), which game.toml's `deadlines` list fixes",
-                    human(new),
-                    human(next)
-                ));
-            }
+            let new = extension(ctx, *how, index, deadline, now)?;
             Ok((Kind::Extend, Some(new), None))
         }
         Lever::Pause => match paused {
@@ -305,6 +306,57 @@ fn check(
             }
         }
     }
+}
+
+/// The round's deadline after an extension: later than now and than the current one, and
+/// before the next deadline of a `deadlines` list.
+fn extension(
+    ctx: &GameContext,
+    how: Extension,
+    index: u32,
+    deadline: Option<Timestamp>,
+    now: Timestamp,
+) -> Result<Timestamp> {
+    let usage = |m: String| Err(Error::Usage(m));
+    let human = clock::human;
+    let new = match (how, deadline) {
+        (Extension::By(by), Some(d)) => {
+            d.checked_add(by).map_err(|e| Error::Usage(e.to_string()))?
+        }
+        (Extension::By(_), None) => {
+            return usage("the round has no deadline to extend: give one with --to TIME".into());
+        }
+        (Extension::To(to), _) => to,
+    };
+    if new <= now {
+        return usage(format!(
+            "{} is not after now ({}): a deadline moves into the future",
+            human(new),
+            human(now)
+        ));
+    }
+    if let Some(d) = deadline.filter(|d| new <= *d) {
+        return usage(format!(
+            "{} is not after the round's deadline, {}: extend moves a deadline later",
+            human(new),
+            human(d)
+        ));
+    }
+    // a `deadlines` list keeps its dates: an extension may not pass the next one
+    let listed = ctx
+        .config
+        .schedule
+        .as_ref()
+        .filter(|s| !s.deadlines.is_empty())
+        .and_then(|s| s.deadlines.get(index as usize + 1).copied());
+    if let Some(next) = listed.filter(|n| new >= *n) {
+        return usage(format!(
+            "{} is not before the next round's deadline ({}), which game.toml's `deadlines` list fixes",
+            human(new),
+            human(next)
+        ));
+    }
+    Ok(new)
 }
 
 /// After the title on a notice's first line, and in its subject.

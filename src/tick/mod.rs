@@ -167,18 +167,7 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
         report.mail = Some(send_outbox(&ctx.dir, sender)?);
     }
     // the host's digest of what needs them, sent at once
-    let items = digest::items::<G>(ctx, &report, &file.game)?;
-    if digest::queue(ctx, &mut report, &items, opts.now)?
-        && let Some(sender) = &sender
-    {
-        let again = send_outbox(&ctx.dir, sender)?;
-        if let Some(mail) = report.mail.as_mut() {
-            mail.sent += again.sent;
-            mail.refused.extend(again.refused);
-            mail.deferred = again.deferred;
-            mail.waiting = again.waiting;
-        }
-    }
+    send_digest::<G>(ctx, opts, &mut report, &file.game, sender.as_ref())?;
     if let Some(key) = idle_key.filter(|_| report.did_nothing(wrote)) {
         crate::tick_cache::save_idle(
             root,
@@ -200,6 +189,29 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
         );
     }
     Ok(report)
+}
+
+/// Queues the host's digest after this tick (`digest`), and sends it at once.
+fn send_digest<G: Game>(
+    ctx: &GameContext,
+    opts: &TickOptions,
+    report: &mut TickReport,
+    state: &G::State,
+    sender: Option<&Sender>,
+) -> Result<()> {
+    let items = digest::items::<G>(ctx, report, state)?;
+    if digest::queue(ctx, report, &items, opts.now)?
+        && let Some(sender) = sender
+    {
+        let again = send_outbox(&ctx.dir, sender)?;
+        if let Some(mail) = report.mail.as_mut() {
+            mail.sent += again.sent;
+            mail.refused.extend(again.refused);
+            mail.deferred = again.deferred;
+            mail.waiting = again.waiting;
+        }
+    }
+    Ok(())
 }
 
 pub fn setup<G: Game>(ctx: &GameContext) -> Result<G::State> {

@@ -2,12 +2,16 @@
 //! checked without the game's rules; every error names the file and the key (and the line when the
 //! TOML itself is wrong). Nothing here writes to disk.
 
+mod schedule;
+
+pub use schedule::Schedule;
+
 use crate::clock;
 use crate::error::{Error, Result};
 use crate::games::{GameId, Seat};
 use crate::player_id::PlayerId;
 use jiff::tz::TimeZone;
-use jiff::{SignedDuration, Timestamp};
+use schedule::{RawSchedule, parse_schedule};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -56,58 +60,6 @@ impl PlayerConfig {
 /// Every player as the rules see them at set-up, in game.toml's order.
 pub fn seats(players: &[PlayerConfig]) -> Vec<Seat<'_>> {
     players.iter().map(PlayerConfig::seat).collect()
-}
-
-#[derive(Debug, Clone)]
-pub struct Schedule {
-    pub first_deadline: Timestamp,
-    pub every: Option<SignedDuration>,
-    pub deadlines: Vec<Timestamp>,
-    pub remind_before: Option<SignedDuration>,
-    pub early_close: bool,
-    /// How long a due round waits after its deadline before it resolves (spec README, "When a
-    /// version counts"): versions that reached the host by the deadline but are fetched a few
-    /// minutes later still count.
-    pub grace: Option<SignedDuration>,
-    /// `tz`: the game's time zone, what players without their own read times in; wall-time
-    /// deadlines (no offset) are in it.
-    pub zone: Option<TimeZone>,
-    /// The first deadline was given as a wall time in `zone`: an `every` of whole days keeps
-    /// that wall time across daylight-saving changes.
-    pub wall: bool,
-    /// A player defaulted this many rounds in a row is flagged in `status` and the host told.
-    pub missed_limit: Option<u32>,
-}
-
-impl Schedule {
-    /// `n` steps of `every` after `from`: whole days in the game's zone when the deadlines are
-    /// wall times there (10:00 stays 10:00 when the clocks change), else exact durations.
-    pub fn step(&self, from: Timestamp, n: u32) -> Option<Timestamp> {
-        let every = self.every?;
-        let day = SignedDuration::from_hours(24);
-        match &self.zone {
-            Some(zone) if self.wall && every.as_secs() % day.as_secs() == 0 => {
-                let days = i64::from(n) * (every.as_secs() / day.as_secs());
-                let span = jiff::Span::new().try_days(days).ok()?;
-                from.to_zoned_datetime(zone.clone())
-                    .checked_add(span)
-                    .ok()
-                    .map(|z| z.timestamp())
-            }
-            _ => from.checked_add(every * n as i32).ok(),
-        }
-    }
-
-    /// The deadline of the `index`-th round played (0 = the first), if the schedule has one.
-    pub fn deadline(&self, index: u32) -> Option<Timestamp> {
-        if !self.deadlines.is_empty() {
-            return self.deadlines.get(index as usize).copied();
-        }
-        match index {
-            0 => Some(self.first_deadline),
-            i => self.step(self.first_deadline, i),
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -196,21 +148,6 @@ struct RawGame {
     players: Vec<RawPlayer>,
     #[serde(default)]
     options: toml::Table,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawSchedule {
-    first_deadline: Option<toml::value::Datetime>,
-    every: Option<String>,
-    #[serde(default)]
-    deadlines: Vec<toml::value::Datetime>,
-    remind_before: Option<String>,
-    #[serde(default)]
-    early_close: bool,
-    grace: Option<String>,
-    tz: Option<String>,
-    missed_limit: Option<i64>,
 }
 
 #[derive(Deserialize)]
@@ -441,86 +378,6 @@ impl GameConfig {
     pub fn player_ids(&self) -> Vec<PlayerId> {
         self.players.iter().map(|p| p.id.clone()).collect()
     }
-}
-
-fn parse_schedule(path: &Path, s: RawSchedule) -> Result<Schedule> {
-    let bad = |key: &str, msg: String| Error::invalid(path, format!("schedule.{key}"), msg);
-    let zone =
-        s.tz.as_deref()
-            .map(clock::zone)
-            .transpose()
-            .map_err(|m| bad("tz", m))?;
-    // a time with an offset, or a wall time in the game's zone (refused in a DST gap or fold)
-    let instant = |key: &str, d: &toml::value::Datetime| -> Result<(Timestamp, bool)> {
-        match (&zone, d.offset, d.date, d.time) {
-            (Some(zone), None, Some(date), Some(time)) => {
-                let wall: jiff::civil::DateTime = format!("{date}T{time}")
-                    .parse()
-                    .map_err(|e| bad(key, format!("`{d}` is not a date and time ({e})")))?;
-                let name = zone.iana_name().unwrap_or("the game's zone");
-                zone.to_ambiguous_timestamp(wall)
-                    .unambiguous()
-                    .map(|t| (t, true))
-                    .map_err(|_| {
-                        bad(
-                            key,
-                            format!("{d} happens twice or not at all in {name} (the clocks change that night); choose another time, or give an offset"),
-                        )
-                    })
-            }
-            _ => clock::parse_instant(&d.to_string())
-                .map(|t| (t, false))
-                .map_err(|m| {
-                    bad(
-                        key,
-                        format!("{m}; or set [schedule] tz to give wall times in it"),
-                    )
-                }),
-        }
-    };
-    let deadlines = s
-        .deadlines
-        .iter()
-        .map(|d| instant("deadlines", d).map(|(t, _)| t))
-        .collect::<Result<Vec<_>>>()?;
-    if deadlines.windows(2).any(|w| w[0] >= w[1]) {
-        return Err(bad("deadlines", "must be in increasing order".into()));
-    }
-    let (first_deadline, wall) = match (&s.first_deadline, deadlines.first()) {
-        (Some(d), _) => instant("first_deadline", d)?,
-        (None, Some(d)) => (*d, false),
-        (None, None) => {
-            return Err(bad(
-                "first_deadline",
-                "is required (or give `deadlines`)".into(),
-            ));
-        }
-    };
-    let duration = |key: &str, v: &Option<String>| {
-        v.as_deref()
-            .map(|t| clock::parse_duration(t).map_err(|m| bad(key, m)))
-            .transpose()
-    };
-    Ok(Schedule {
-        first_deadline,
-        every: duration("every", &s.every)?,
-        deadlines,
-        remind_before: duration("remind_before", &s.remind_before)?,
-        early_close: s.early_close,
-        grace: duration("grace", &s.grace)?,
-        zone,
-        wall,
-        missed_limit: match s.missed_limit {
-            None => None,
-            Some(n) if (1..=1000).contains(&n) => Some(n as u32),
-            Some(n) => {
-                return Err(bad(
-                    "missed_limit",
-                    format!("is {n}; give 1 to 1000 rounds"),
-                ));
-            }
-        },
-    })
 }
 
 /// `[mail.smtp]`, required with `transport = "smtp"`; `ca_file` is relative to game.toml.
