@@ -269,9 +269,43 @@ pub(crate) fn to_table<T: Serialize>(value: &T) -> toml::Table {
     toml::Table::try_from(value).expect("result structs serialize to tables")
 }
 
+/// What a game's public record says, read back (each game's `archive.rs`): its ending for the
+/// season, its pictures for the site, and what it takes from a season when one starts it.
+pub trait Archive {
+    /// What a finished game's announcements (`publics`, in order) say of its end in
+    /// `[public.final]`: winners, Tokens of Life, Elimination Candidates (`super::ending`). A key
+    /// missing or of the wrong type (a hand-edited result) reads as nothing.
+    fn ending(publics: &[&toml::Table]) -> Ending;
+
+    /// The site's picture of one round, drawn from its `[public]` alone (`opening`: the game's
+    /// opening announcement, if it has one); `None` when the game draws none, or when a key is
+    /// missing or of the wrong type. `id` is unique on the page.
+    fn picture(
+        public: &toml::Table,
+        opening: Option<&toml::Table>,
+        names: &Names,
+        id: &str,
+        title: &str,
+    ) -> Option<String>;
+
+    /// A chart of the whole game for its page, with its heading (`publics` in order, openings
+    /// left out).
+    fn chart(publics: &[&toml::Table], names: &Names, title: &str) -> Option<Chart> {
+        let _ = (publics, names, title);
+        None
+    }
+
+    /// `season match`: what a match of this game takes from the season so far (options the
+    /// host did not give, a title, players' set-up keys); `Err` says why it cannot start now.
+    fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<FromSeason, String> {
+        let _ = (so_far, options);
+        Ok(FromSeason::default())
+    }
+}
+
 /// The rules of one game, and what the rest of the program asks of it. The items without a
 /// default are what a new game must say for itself; the registry (`super::registry`) lists it.
-pub trait Game {
+pub trait Game: Archive {
     const ID: GameId;
     /// The game's id in game.toml, in folder names and in template names ("god-race").
     const NAME: &'static str;
@@ -350,31 +384,4 @@ pub trait Game {
 
     /// Resolves the current round. `seed` is the game's seed; draws use `crate::rng::stream`.
     fn resolve(state: &Self::State, seed: u64) -> Resolution<Self::State>;
-
-    /// What a finished game's announcements (`publics`, in order) say of its end in
-    /// `[public.final]`: winners, Tokens of Life, Elimination Candidates (`super::ending`). A key
-    /// missing or of the wrong type (a hand-edited result) reads as nothing.
-    fn ending(publics: &[&toml::Table]) -> Ending;
-
-    /// The site's picture of one round, drawn from its `[public]` alone (`opening`: the game's
-    /// opening announcement, if it has one); `None` when the game draws none, or when a key is
-    /// missing or of the wrong type. `id` is unique on the page.
-    fn picture(
-        public: &toml::Table,
-        opening: Option<&toml::Table>,
-        names: &Names,
-        id: &str,
-        title: &str,
-    ) -> Option<String>;
-
-    /// A chart of the whole game for its page, with its heading (`publics` in order, openings
-    /// left out).
-    fn chart(publics: &[&toml::Table], names: &Names, title: &str) -> Option<Chart> {
-        let _ = (publics, names, title);
-        None
-    }
-
-    /// `season match`: what a match of this game takes from the season so far (options the
-    /// host did not give, a title, players' set-up keys); `Err` says why it cannot start now.
-    fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<FromSeason, String>;
 }

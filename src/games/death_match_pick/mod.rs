@@ -10,7 +10,7 @@ use crate::doc::Doc;
 use crate::games::ending::Ending;
 use crate::games::picture::Names;
 use crate::games::season::{FromSeason, SoFar, id_list};
-use crate::games::{Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
+use crate::games::{Archive, Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 use rand::seq::IndexedRandom;
@@ -418,11 +418,16 @@ impl Game for DeathMatchPick {
             result,
         }
     }
+}
 
-    fn ending(publics: &[&toml::Table]) -> Ending {
-        ending(publics)
+impl Archive for DeathMatchPick {
+    /// The pick's own result is an event of the season (the Death Match is fought outside the
+    /// tool): its announcements give the season nothing.
+    fn ending(_publics: &[&toml::Table]) -> Ending {
+        Ending::default()
     }
 
+    /// A season round has no picture: its announcement says it all.
     fn picture(
         _public: &toml::Table,
         _opening: Option<&toml::Table>,
@@ -433,77 +438,67 @@ impl Game for DeathMatchPick {
         None
     }
 
+    /// The candidates and who they may pick come from the last finished match, unless the host gave
+    /// them: its Elimination Candidates still in the season, in order (Planar Control's
+    /// `first_pick` first), and the match's own list of who may be picked where it gives one (Room
+    /// Swap), else every living player without a Token of Life who is not a candidate.
     fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<FromSeason, String> {
-        season_match(so_far, options)
-    }
-}
-
-/// The pick's own result is an event of the season (the Death Match is fought outside the
-/// tool): its announcements give the season nothing.
-fn ending(_publics: &[&toml::Table]) -> Ending {
-    Ending::default()
-}
-
-/// The candidates and who they may pick come from the last finished match, unless the host gave
-/// them: its Elimination Candidates still in the season, in order (Planar Control's
-/// `first_pick` first), and the match's own list of who may be picked where it gives one (Room
-/// Swap), else every living player without a Token of Life who is not a candidate.
-fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<FromSeason, String> {
-    let mut out = FromSeason {
-        title: Some("Death Match pick"),
-        ..FromSeason::default()
-    };
-    if options.contains_key("candidates") {
-        return Ok(out);
-    }
-    let last = so_far
-        .matches
-        .iter()
-        .rev()
-        .find(|m| m.over && !m.game.is_season_round())
-        .ok_or("no finished match to pick after")?;
-    let living: Vec<&PlayerId> = so_far.living.iter().map(|(id, _)| *id).collect();
-    let mut candidates: Vec<PlayerId> = last
-        .ending
-        .elimination
-        .iter()
-        .filter(|c| living.contains(c))
-        .cloned()
-        .collect();
-    if let Some(first) = &last.ending.first_pick
-        && let Some(i) = candidates.iter().position(|c| c == first)
-    {
-        let first = candidates.remove(i);
-        candidates.insert(0, first);
-    }
-    if candidates.is_empty() {
-        return Err(format!(
-            "{} has no Elimination Candidate still in the season: nothing to pick",
-            last.folder
-        ));
-    }
-    let eligible: Vec<PlayerId> = match &last.ending.eligible {
-        Some(list) => list
+        let mut out = FromSeason {
+            title: Some("Death Match pick"),
+            ..FromSeason::default()
+        };
+        if options.contains_key("candidates") {
+            return Ok(out);
+        }
+        let last = so_far
+            .matches
             .iter()
-            .filter(|p| living.contains(p) && !candidates.contains(p))
+            .rev()
+            .find(|m| m.over && !m.game.is_season_round())
+            .ok_or("no finished match to pick after")?;
+        let living: Vec<&PlayerId> = so_far.living.iter().map(|(id, _)| *id).collect();
+        let mut candidates: Vec<PlayerId> = last
+            .ending
+            .elimination
+            .iter()
+            .filter(|c| living.contains(c))
             .cloned()
-            .collect(),
-        None => so_far
-            .living
-            .iter()
-            .filter(|(id, tokens)| *tokens == 0 && !candidates.contains(id))
-            .map(|(id, _)| (*id).clone())
-            .collect(),
-    };
-    if eligible.is_empty() {
-        return Err(format!(
-            "after {} nobody may be picked ({} face the Death Match as they are): record its result with `adjudicate season event SEASON death-match`",
-            last.folder,
-            PlayerId::join(&candidates)
-        ));
+            .collect();
+        if let Some(first) = &last.ending.first_pick
+            && let Some(i) = candidates.iter().position(|c| c == first)
+        {
+            let first = candidates.remove(i);
+            candidates.insert(0, first);
+        }
+        if candidates.is_empty() {
+            return Err(format!(
+                "{} has no Elimination Candidate still in the season: nothing to pick",
+                last.folder
+            ));
+        }
+        let eligible: Vec<PlayerId> = match &last.ending.eligible {
+            Some(list) => list
+                .iter()
+                .filter(|p| living.contains(p) && !candidates.contains(p))
+                .cloned()
+                .collect(),
+            None => so_far
+                .living
+                .iter()
+                .filter(|(id, tokens)| *tokens == 0 && !candidates.contains(id))
+                .map(|(id, _)| (*id).clone())
+                .collect(),
+        };
+        if eligible.is_empty() {
+            return Err(format!(
+                "after {} nobody may be picked ({} face the Death Match as they are): record its result with `adjudicate season event SEASON death-match`",
+                last.folder,
+                PlayerId::join(&candidates)
+            ));
+        }
+        out.options
+            .insert("candidates".into(), id_list(&candidates));
+        out.options.insert("eligible".into(), id_list(&eligible));
+        Ok(out)
     }
-    out.options
-        .insert("candidates".into(), id_list(&candidates));
-    out.options.insert("eligible".into(), id_list(&eligible));
-    Ok(out)
 }

@@ -15,9 +15,6 @@ pub mod state;
 pub mod turn;
 
 use crate::doc::{Choice, Doc};
-use crate::games::ending::Ending;
-use crate::games::picture::{Chart, Names};
-use crate::games::season::{FromSeason, SoFar};
 use crate::games::{Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
 use crate::player_id::PlayerId;
 use cards::{Cards, Oracle, PER_RESOURCE, Resource, Role};
@@ -191,28 +188,6 @@ impl Game for FinalRitual {
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
         resolve::resolve(state, seed)
-    }
-
-    fn ending(publics: &[&toml::Table]) -> Ending {
-        archive::ending(publics)
-    }
-
-    fn picture(
-        public: &toml::Table,
-        opening: Option<&toml::Table>,
-        names: &Names,
-        id: &str,
-        title: &str,
-    ) -> Option<String> {
-        archive::picture(public, opening, names, id, title)
-    }
-
-    fn chart(publics: &[&toml::Table], names: &Names, title: &str) -> Option<Chart> {
-        archive::chart(publics, names, title)
-    }
-
-    fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<FromSeason, String> {
-        archive::season_match(so_far, options)
     }
 }
 

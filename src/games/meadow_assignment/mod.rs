@@ -9,7 +9,7 @@ use crate::games::ending::Ending;
 use crate::games::god_race::gods::God;
 use crate::games::picture::Names;
 use crate::games::season::{FromSeason, SoFar, id_list};
-use crate::games::{Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
+use crate::games::{Archive, Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 use rand::seq::IndexedRandom;
@@ -365,11 +365,26 @@ impl Game for MeadowAssignment {
             result,
         }
     }
+}
 
+impl Archive for MeadowAssignment {
+    /// The meadows the assignment settled, for the next God Race.
     fn ending(publics: &[&toml::Table]) -> Ending {
-        ending(publics)
+        Ending {
+            meadows: crate::games::ending::finals(publics)
+                .last()
+                .and_then(|f| f.get("meadows"))
+                .and_then(toml::Value::as_table)
+                .map(|t| {
+                    t.iter()
+                        .filter_map(|(id, g)| Some((PlayerId::parse(id)?, g.as_str()?.to_owned())))
+                        .collect()
+                }),
+            ..Ending::default()
+        }
     }
 
+    /// A season round has no picture: its announcement says it all.
     fn picture(
         _public: &toml::Table,
         _opening: Option<&toml::Table>,
@@ -380,48 +395,28 @@ impl Game for MeadowAssignment {
         None
     }
 
+    /// The assigners are the winners of the last finished God Race, unless the host named them
+    /// (seed: "if there are at most two winners").
     fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<FromSeason, String> {
-        season_match(so_far, options)
+        let mut out = FromSeason {
+            title: Some("the meadows"),
+            ..FromSeason::default()
+        };
+        if options.contains_key("assigners") {
+            return Ok(out);
+        }
+        let race = so_far
+            .last_finished(GameId::GodRace)
+            .ok_or("no finished God Race: nobody assigns meadows")?;
+        let winners = &race.ending.winners;
+        if !(1..=2).contains(&winners.len()) {
+            return Err(format!(
+                "{} has {} winners; meadows are assigned only after a God Race with one or two (the next God Race draws them)",
+                race.folder,
+                winners.len()
+            ));
+        }
+        out.options.insert("assigners".into(), id_list(winners));
+        Ok(out)
     }
-}
-
-/// The meadows the assignment settled, for the next God Race.
-fn ending(publics: &[&toml::Table]) -> Ending {
-    Ending {
-        meadows: crate::games::ending::finals(publics)
-            .last()
-            .and_then(|f| f.get("meadows"))
-            .and_then(toml::Value::as_table)
-            .map(|t| {
-                t.iter()
-                    .filter_map(|(id, g)| Some((PlayerId::parse(id)?, g.as_str()?.to_owned())))
-                    .collect()
-            }),
-        ..Ending::default()
-    }
-}
-
-/// The assigners are the winners of the last finished God Race, unless the host named them
-/// (seed: "if there are at most two winners").
-fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<FromSeason, String> {
-    let mut out = FromSeason {
-        title: Some("the meadows"),
-        ..FromSeason::default()
-    };
-    if options.contains_key("assigners") {
-        return Ok(out);
-    }
-    let race = so_far
-        .last_finished(GameId::GodRace)
-        .ok_or("no finished God Race: nobody assigns meadows")?;
-    let winners = &race.ending.winners;
-    if !(1..=2).contains(&winners.len()) {
-        return Err(format!(
-            "{} has {} winners; meadows are assigned only after a God Race with one or two (the next God Race draws them)",
-            race.folder,
-            winners.len()
-        ));
-    }
-    out.options.insert("assigners".into(), id_list(winners));
-    Ok(out)
 }

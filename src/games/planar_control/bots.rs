@@ -149,7 +149,7 @@ impl Simulated for PlanarControl {
                 .filter_map(|(plane, a)| Some((plane.clone(), a.as_str()?.to_owned())))
                 .collect();
         }
-        let outcome = <PlanarControl as crate::games::Game>::ending(&[&result.public]);
+        let outcome = <PlanarControl as crate::games::Archive>::ending(&[&result.public]);
         if !outcome.elimination.is_empty() {
             memory.elimination = outcome.elimination;
         }

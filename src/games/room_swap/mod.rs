@@ -10,9 +10,6 @@ pub mod rooms;
 pub mod state;
 
 use crate::doc::Doc;
-use crate::games::ending::Ending;
-use crate::games::picture::{Chart, Names};
-use crate::games::season::{FromSeason, SoFar};
 use crate::games::{Game, GameId, Outcome, Resolution, Setup, SetupError};
 use crate::player_id::PlayerId;
 use state::{Options, Phase, PlayerState, State};
@@ -164,27 +161,5 @@ impl Game for RoomSwap {
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
         resolve::resolve(state, seed)
-    }
-
-    fn ending(publics: &[&toml::Table]) -> Ending {
-        archive::ending(publics)
-    }
-
-    fn picture(
-        public: &toml::Table,
-        opening: Option<&toml::Table>,
-        names: &Names,
-        id: &str,
-        title: &str,
-    ) -> Option<String> {
-        archive::picture(public, opening, names, id, title)
-    }
-
-    fn chart(publics: &[&toml::Table], names: &Names, title: &str) -> Option<Chart> {
-        archive::chart(publics, names, title)
-    }
-
-    fn season_match(so_far: &SoFar<'_>, options: &toml::Table) -> Result<FromSeason, String> {
-        archive::season_match(so_far, options)
     }
 }
