@@ -81,6 +81,18 @@ impl GameDir {
     pub fn receipts(&self, round: u32) -> PathBuf {
         self.round(round).join("receipts.toml")
     }
+    /// The numbers of the round folders under `rounds/`, in order (none when there is none).
+    pub fn round_numbers(&self) -> Vec<u32> {
+        let Ok(entries) = fs::read_dir(self.rounds()) else {
+            return Vec::new();
+        };
+        let mut rounds: Vec<u32> = entries
+            .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+            .collect();
+        rounds.sort_unstable();
+        rounds
+    }
+
     /// `rounds/NNN/host.toml`: the host's actions while round NNN was current.
     pub fn host_toml(&self, round: u32) -> PathBuf {
         self.round(round).join("host.toml")

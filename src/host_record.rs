@@ -149,15 +149,8 @@ pub fn load(path: &Path) -> Result<Vec<Action>> {
 
 /// Every round's actions, in round order (a round folder without a record has none).
 pub fn load_all(dir: &GameDir) -> Result<Vec<Action>> {
-    let Ok(entries) = std::fs::read_dir(dir.rounds()) else {
-        return Ok(Vec::new());
-    };
-    let mut rounds: Vec<u32> = entries
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
-        .collect();
-    rounds.sort_unstable();
     let mut all = Vec::new();
-    for round in rounds {
+    for round in dir.round_numbers() {
         all.extend(load(&dir.host_toml(round))?);
     }
     Ok(all)

@@ -339,15 +339,8 @@ fn load_season(dir: &Path, path: String) -> Result<SeasonView> {
 
 /// Every public notice of the host's actions, round by round, each without its footer.
 fn notices(dir: &GameDir) -> Result<Vec<NoticeView>> {
-    let Ok(entries) = std::fs::read_dir(dir.rounds()) else {
-        return Ok(Vec::new());
-    };
-    let mut rounds: Vec<u32> = entries
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
-        .collect();
-    rounds.sort_unstable();
     let mut out = Vec::new();
-    for round in rounds {
+    for round in dir.round_numbers() {
         let Ok(files) = std::fs::read_dir(dir.notices(round)) else {
             continue;
         };
