@@ -22,6 +22,8 @@ pub enum Kind {
     Resume,
     Announce,
     Remind,
+    /// A version entered by the host for a player who sent it another way.
+    Enter,
 }
 
 impl Kind {
@@ -32,6 +34,7 @@ impl Kind {
             Kind::Resume => "resume",
             Kind::Announce => "announce",
             Kind::Remind => "remind",
+            Kind::Enter => "enter",
         }
     }
 }
@@ -56,6 +59,11 @@ pub struct Action {
     /// An announcement's text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// The player a version was entered for (`enter`), and when they sent it (RFC 3339).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<crate::player_id::PlayerId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sent: Option<String>,
     pub reason: String,
 }
 
@@ -123,13 +131,22 @@ pub fn load(path: &Path) -> Result<Vec<Action>> {
                     "is missing: an extend sets the round's deadline".into(),
                 ));
             }
-            (Kind::Pause | Kind::Announce | Kind::Remind, true) => {
+            (Kind::Pause | Kind::Announce | Kind::Remind | Kind::Enter, true) => {
                 return Err(bad(
                     "deadline",
                     format!("is not taken by a {}", a.kind.name()),
                 ));
             }
             _ => {}
+        }
+        if (a.kind == Kind::Enter) != a.player.is_some() {
+            return Err(bad(
+                "player",
+                "an enter, and only an enter, names the player".into(),
+            ));
+        }
+        if let Some(sent) = &a.sent {
+            crate::clock::parse_instant(sent).map_err(|m| bad("sent", m))?;
         }
         if (a.kind == Kind::Announce) != a.text.is_some() {
             return Err(bad(

@@ -37,6 +37,9 @@ pub struct Receipt {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub archived: Option<String>,
     pub source: String,
+    /// Why the host entered it (`source = "host"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// The mail's Message-ID (or chat message id) the version came in, when `ingest` wrote it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message_id: Option<String>,
@@ -106,10 +109,10 @@ impl Receipts {
             if r.late && !r.refused {
                 return Err((key("late"), "a late version is also refused".into()));
             }
-            if !["file", "mail", "chat"].contains(&r.source.as_str()) {
+            if !["file", "mail", "chat", "host"].contains(&r.source.as_str()) {
                 return Err((
                     key("source"),
-                    format!("`{}` is not one of file, mail, chat", r.source),
+                    format!("`{}` is not one of file, mail, chat, host", r.source),
                 ));
             }
             if r.refused && r.valid {

@@ -656,3 +656,122 @@ fn the_host_digest_arrives_through_smtp_once_per_eventful_tick() {
         status.stdout
     );
 }
+
+#[test]
+fn enter_puts_a_version_in_for_a_player_who_sent_it_another_way() {
+    let game = game();
+    let dir = game.path();
+    let file = dir.join("bob-by-phone.toml");
+    fs::write(&file, "room = \"cellar\"\n").unwrap();
+    let run = adjudicate([
+        "enter".as_ref(),
+        dir.as_os_str(),
+        "bob".as_ref(),
+        file.as_os_str(),
+        "--reason".as_ref(),
+        "sent by Discord DM".as_ref(),
+        "--at".as_ref(),
+        "2026-12-02T09:30:00Z".as_ref(),
+        "--now".as_ref(),
+        "2026-12-02T10:00:00Z".as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = tick(dir, "2026-12-02T10:05:00Z", &[]);
+    assert!(
+        run.stdout.contains("received bob version 1: valid"),
+        "{}",
+        run.stdout
+    );
+    let receipts = text(&dir.join("rounds/001/receipts.toml"));
+    let bob = receipts
+        .split("[[receipt]]")
+        .find(|r| r.contains("player = \"bob\""))
+        .unwrap();
+    assert!(
+        bob.contains("source = \"host\"") && bob.contains("reason = \"sent by Discord DM\""),
+        "{bob}"
+    );
+    assert!(
+        bob.contains("reached = \"2026-12-02T09:30:00Z\""),
+        "counts from when Bob sent it: {bob}"
+    );
+    let ack = flat(&messages(dir, "r001-ack-bob-1")[0]);
+    assert!(
+        ack.contains("Entered for you by the host: sent by Discord DM."),
+        "{ack}"
+    );
+    assert!(
+        ack.contains("Received your round 1 submission (version 1, Wed 2 Dec 09:30 UTC)"),
+        "{ack}"
+    );
+    let record = toml_of(&dir.join("rounds/001/host.toml"));
+    assert_eq!(record["action"][0]["kind"].as_str(), Some("enter"));
+    assert_eq!(record["action"][0]["player"].as_str(), Some("bob"));
+    // an invalid version entered is archived and answered like any invalid version
+    fs::write(&file, "room = \"garden\"\n").unwrap();
+    ok(lever(
+        "enter",
+        dir,
+        &[
+            "bob",
+            &file.display().to_string(),
+            "--reason",
+            "again by phone",
+        ],
+        "2026-12-02T11:00:00Z",
+    ));
+    let run = tick(dir, "2026-12-02T11:05:00Z", &[]);
+    assert!(
+        run.stdout.contains("received bob version 2: INVALID"),
+        "{}",
+        run.stdout
+    );
+    tick(dir, "2026-12-02T15:00:00Z", &["-q"]);
+    assert_eq!(adjudicate(["replay".as_ref(), dir.as_os_str()]).code, 0);
+}
+
+#[test]
+fn enter_refuses_an_unknown_player_and_a_time_in_the_future() {
+    let game = game();
+    let dir = game.path();
+    let file = dir.join("v.toml");
+    fs::write(&file, "room = \"cellar\"\n").unwrap();
+    let f = file.display().to_string();
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["zed", &f, "--reason", "x"],
+            "`zed` is not a player of this game",
+        ),
+        (
+            &["bob", &f, "--reason", "x", "--at", "2026-12-02T11:00:00Z"],
+            "is after now",
+        ),
+        (&["bob", &f, "--reason", " "], "say why with --reason"),
+    ];
+    for (args, why) in cases {
+        let run = lever("enter", dir, args, "2026-12-02T10:00:00Z");
+        assert!(
+            run.code == 2 && run.stderr.contains(why),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    assert!(
+        !dir.join("rounds/001/host.toml").exists(),
+        "nothing recorded"
+    );
+    assert!(
+        !dir.join("rounds/001/submissions/bob.toml").exists(),
+        "nothing written"
+    );
+    let lock = fs::File::create(dir.join(".adjudicate.lock")).unwrap();
+    lock.try_lock().unwrap();
+    let run = lever(
+        "enter",
+        dir,
+        &["bob", &f, "--reason", "x"],
+        "2026-12-02T10:00:00Z",
+    );
+    assert_eq!(run.code, 75, "{}", run.stderr);
+    assert!(!dir.join("rounds/001/host.toml").exists());
+}

@@ -4,6 +4,7 @@
 
 mod announce;
 mod check;
+mod enter;
 mod extend;
 mod ingest;
 mod lever;
@@ -60,6 +61,7 @@ enum Command {
     Resume(resume::Args),
     Announce(announce::Args),
     Remind(remind::Args),
+    Enter(enter::Args),
 }
 
 /// Parses the process arguments and runs the command. On `--help`, `--version` or a usage
@@ -84,6 +86,7 @@ pub fn main() -> ExitCode {
         Command::Resume(args) => resume::run(args),
         Command::Announce(args) => announce::run(args),
         Command::Remind(args) => remind::run(args),
+        Command::Enter(args) => enter::run(args),
     };
     ExitCode::from(done.unwrap_or_else(|e| report_error(&e)))
 }

@@ -23,8 +23,11 @@ pub struct Origins {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Origin {
-    /// "mail" or "chat"
+    /// "mail", "chat", or "host" (`adjudicate enter`)
     pub source: String,
+    /// Why the host entered it (`enter --reason`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// When the message reached the host (Unix seconds).
     #[serde(alias = "date")]
     pub reached: i64,

@@ -60,6 +60,7 @@ fn origin_of(
         .all(|(k, l)| *l as usize == k + 1);
     Origin {
         source: kind.into(),
+        reason: None,
         reached: incoming.reached,
         sent: incoming.sent,
         message_id,

@@ -230,6 +230,7 @@ fn receive_one<G: Game>(
         source: origin
             .as_ref()
             .map_or_else(|| "file".to_owned(), |o| o.source.clone()),
+        reason: origin.as_ref().and_then(|o| o.reason.clone()),
         message_id: origin.as_ref().and_then(|o| o.message_id.clone()),
         valid: outcome.valid,
         problems: outcome.problems.iter().map(Problem::short).collect(),
