@@ -44,7 +44,9 @@ impl Schedule {
                     .ok()
                     .map(|z| z.timestamp())
             }
-            _ => from.checked_add(every * n as i32).ok(),
+            _ => from
+                .checked_add(every.checked_mul(i32::try_from(n).ok()?)?)
+                .ok(),
         }
     }
 
@@ -153,4 +155,53 @@ pub(crate) fn parse_schedule(path: &Path, s: RawSchedule) -> Result<Schedule> {
             }
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schedule(every: &str, zone: Option<&str>, wall: bool) -> Schedule {
+        Schedule {
+            first_deadline: "2026-10-31T14:00:00Z".parse().unwrap(),
+            every: Some(clock::parse_duration(every).unwrap()),
+            deadlines: Vec::new(),
+            remind_before: None,
+            early_close: false,
+            grace: None,
+            zone: zone.map(|z| clock::zone(z).unwrap()),
+            wall,
+            missed_limit: None,
+        }
+    }
+
+    #[test]
+    fn whole_days_keep_the_wall_time_only_for_wall_time_deadlines() {
+        // 10:00 EDT on Sat 31 Oct; New York leaves daylight time on Sun 1 Nov
+        let wall = schedule("24h", Some("America/New_York"), true);
+        assert_eq!(
+            wall.deadline(1).unwrap().to_string(),
+            "2026-11-01T15:00:00Z"
+        );
+        let exact = schedule("24h", Some("America/New_York"), false);
+        assert_eq!(
+            exact.deadline(1).unwrap().to_string(),
+            "2026-11-01T14:00:00Z"
+        );
+        // not whole days: exact durations even for wall times
+        let hours = schedule("36h", Some("America/New_York"), true);
+        assert_eq!(
+            hours.deadline(1).unwrap().to_string(),
+            "2026-11-02T02:00:00Z"
+        );
+    }
+
+    #[test]
+    fn a_step_past_the_end_of_time_is_no_deadline_not_a_panic() {
+        let huge = schedule("100000000h", None, false);
+        assert_eq!(huge.deadline(1_000), None);
+        assert_eq!(huge.step(huge.first_deadline, u32::MAX), None);
+        let days = schedule("1000000h", Some("UTC"), true);
+        assert_eq!(days.step(days.first_deadline, u32::MAX), None);
+    }
 }
