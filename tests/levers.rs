@@ -286,6 +286,26 @@ fn a_paused_game_acknowledges_versions_and_says_so() {
     // no reminder while paused, whatever remind_before says
     assert!(messages(dir, "r001-reminder").is_empty());
     // --force still resolves
+    // the site says so
+    let site = tempfile::tempdir().unwrap();
+    ok(adjudicate([
+        "site".as_ref(),
+        dir.as_os_str(),
+        site.path().as_os_str(),
+        "-q".as_ref(),
+    ]));
+    let index = text(&site.path().join("index.html"));
+    let pages: String = fs::read_dir(site.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().join("index.html").is_file())
+        .map(|e| text(&e.path().join("index.html")))
+        .collect();
+    assert!(
+        index.contains("paused by the host") || pages.contains("paused by the host"),
+        "{index}{pages}"
+    );
+    // --force still resolves
     let run = tick(dir, "2026-12-02T16:00:00Z", &["--force"]);
     assert!(run.stdout.contains("resolved round 1"), "{}", run.stdout);
 }
