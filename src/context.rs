@@ -29,6 +29,9 @@ pub enum Known {
     Nothing,
     /// Those taken while the rounds at schedule index up to this one were current.
     Through(u32),
+    /// Those taken before the round at this index, and in it up to action `n`: when that
+    /// action was taken.
+    Until(u32, u32),
     /// All of them: now.
     All,
 }
@@ -295,6 +298,7 @@ impl GameContext {
         let counts = |a: &&Action| match known {
             Known::Nothing => false,
             Known::Through(through) => a.index <= through,
+            Known::Until(index, n) => a.index < index || (a.index == index && a.n <= n),
             Known::All => true,
         };
         let schedule = self.config.schedule.as_ref();

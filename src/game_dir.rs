@@ -171,7 +171,8 @@ impl GameDir {
         }
         for round in rounds {
             let folder = self.round(*round);
-            folders.extend(["received", "private", "submissions"].map(|f| folder.join(f)));
+            folders
+                .extend(["received", "private", "submissions", "notices"].map(|f| folder.join(f)));
             folders.push(folder);
         }
         sweep_temp_in(&folders)

@@ -795,3 +795,44 @@ fn enter_refuses_an_unknown_player_and_a_time_in_the_future() {
     assert_eq!(run.code, 75, "{}", run.stderr);
     assert!(!dir.join("rounds/001/host.toml").exists());
 }
+
+/// An extension killed at any rename: either nothing was recorded (the game goes on as before)
+/// or the next tick publishes the notice the killed run did not, and the game directory is the
+/// one an uninterrupted extension leaves.
+#[test]
+fn an_extension_killed_at_any_rename_is_finished_by_the_next_tick() {
+    use crate::support::{assert_finished_like, kill_at_every_rename, snapshot};
+    let extend = |dir: &Path| -> Vec<String> {
+        [
+            "extend",
+            &dir.display().to_string(),
+            "--by",
+            "24h",
+            "--reason",
+            "Bob is away",
+        ]
+        .into_iter()
+        .chain(["--now", "2026-12-02T10:00:00Z"])
+        .map(String::from)
+        .collect()
+    };
+    let whole = game();
+    ok(adjudicate(extend(whole.path())));
+    tick(whole.path(), "2026-12-02T10:05:00Z", &["-q"]);
+    let extended = snapshot(whole.path());
+    let untouched = game();
+    tick(untouched.path(), "2026-12-02T10:05:00Z", &["-q"]);
+    let as_before = snapshot(untouched.path());
+    let mut recorded = 0;
+    let kill_points = kill_at_every_rename(game, extend, |n, dir| {
+        tick(dir, "2026-12-02T10:05:00Z", &["-q"]);
+        if dir.join("rounds/001/host.toml").is_file() {
+            recorded += 1;
+            assert_finished_like(n, &snapshot(dir), &extended);
+        } else {
+            assert_finished_like(n, &snapshot(dir), &as_before);
+        }
+    });
+    assert!(kill_points >= 3, "only {kill_points} kill points");
+    assert!(recorded >= 2, "killed after the record: {recorded}");
+}

@@ -10,7 +10,7 @@ use super::TickReport;
 use super::queue::Mailer;
 use super::receive::Receiving;
 use crate::clock;
-use crate::context::GameContext;
+use crate::context::{GameContext, Known};
 use crate::error::{Error, Result};
 use crate::games::Game;
 use crate::host_record::{self, Action, Kind};
@@ -82,6 +82,8 @@ pub fn act<G: Game>(
     let deadline = ctx.deadline(index);
     let paused = ctx.paused(index);
     let (kind, new_deadline, text) = check(ctx, &lever, index, deadline, paused, now)?;
+    // what a killed run left half-written: under the lock, nobody else's
+    ctx.dir.sweep_temp(&[round])?;
     let action = Action {
         n: ctx.actions.iter().filter(|a| a.index == index).count() as u32 + 1,
         at: clock::rfc3339(now),
@@ -109,6 +111,8 @@ pub fn act<G: Game>(
         unmailed: 0,
         mail: None,
     };
+    // what a killed earlier action left unpublished goes first
+    finish_notices::<G>(&mut mail, state)?;
     let mut info = ctx.game_info(round, index, None);
     info.deadline_at = new_deadline.or(deadline);
     info.deadline = info
@@ -208,12 +212,7 @@ fn publish<G: Game>(
         Ok((heading, renderer.render(Template::Host, &context)?))
     };
     let (heading, body) = render(info)?;
-    let path = ctx
-        .dir
-        .notices(round)
-        .join(format!("{}-{}.txt", action.n, action.kind.name()));
-    mail.plan.dir(ctx.dir.notices(round));
-    mail.plan.file(path.clone(), body.clone());
+    let path = notice_path(ctx, round, action);
     let mut batch = 0;
     for (zone, players) in by_zone::<G>(ctx, state) {
         let (heading, body) = match zone {
@@ -239,6 +238,9 @@ fn publish<G: Game>(
         };
         mail.queue_chat(crate::mail::chat::PUBLIC, &notice.to(ctx, Recipient::List))?;
     }
+    // written last: a run killed before it publishes the notice again (`finish_notices`)
+    mail.plan.dir(ctx.dir.notices(round));
+    mail.plan.file(path.clone(), body);
     Ok(path)
 }
 
@@ -599,4 +601,51 @@ pub fn enter<G: Game>(
     )?;
     crate::game_dir::write_atomic(&submissions.join(format!("{id}.toml")), bytes)?;
     Ok((round, id))
+}
+
+/// The notices of this round's actions that a killed run recorded but did not publish (its
+/// notice file is written last): published now, from the record alone, as they would have been.
+pub(super) fn finish_notices<G: Game>(mail: &mut Mailer<'_>, state: &G::State) -> Result<usize> {
+    let ctx = mail.ctx;
+    let (round, index) = (G::round(state), G::rounds_played(state));
+    let missing: Vec<Action> = ctx
+        .actions
+        .iter()
+        .filter(|a| a.index == index && has_notice(a.kind))
+        .filter(|a| !notice_path(ctx, round, a).is_file())
+        .cloned()
+        .collect();
+    for action in &missing {
+        let before = ctx.deadline_known(index, Known::Until(index, action.n - 1));
+        let after = ctx.deadline_known(index, Known::Until(index, action.n));
+        let mut info = ctx.game_info(round, index, None);
+        info.deadline_at = after;
+        info.deadline = after.map(|t| clock::human_in(t, ctx.config.zone()));
+        info.paused = action.kind == Kind::Pause;
+        let notice = Publish {
+            action,
+            info: &info,
+            new_deadline: action.deadline(),
+            deadline: before,
+            paused: None,
+            now: action.at(),
+        };
+        publish::<G>(mail, state, round, &notice)?;
+    }
+    Ok(missing.len())
+}
+
+/// Whether an action of this kind has a public notice.
+fn has_notice(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Extend | Kind::Pause | Kind::Resume | Kind::Announce
+    )
+}
+
+/// `rounds/NNN/notices/<n>-<kind>.txt`.
+fn notice_path(ctx: &GameContext, round: u32, action: &Action) -> std::path::PathBuf {
+    ctx.dir
+        .notices(round)
+        .join(format!("{}-{}.txt", action.n, action.kind.name()))
 }

@@ -240,6 +240,8 @@ fn play_round<G: Game>(
     plan.dir(ctx.dir.submissions(round));
     let deadline = ctx.deadline(index);
     let mut mail = Mailer::new(ctx, plan, report, deadline);
+    // the notice of a host's action a killed run recorded but did not publish
+    host::finish_notices::<G>(&mut mail, &file.game)?;
     let received = receive::receive::<G>(opts, &mut mail, file, seen)?;
     let expected = G::expected(&file.game);
     let valid = expected
