@@ -326,6 +326,15 @@ impl GameContext {
             .map(Action::at)
     }
 
+    /// How many times the host withdrew the results of the round at `index` (its reports are
+    /// mailed again under new names when it resolves again).
+    pub fn undos(&self, index: u32) -> u32 {
+        self.actions
+            .iter()
+            .filter(|a| a.index == index && a.kind == HostKind::Undo)
+            .count() as u32
+    }
+
     /// How many times the host moved the deadline of the round at `index` (reminders are sent
     /// again before a moved deadline).
     pub fn deadline_moves(&self, index: u32) -> usize {

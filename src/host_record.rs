@@ -24,6 +24,8 @@ pub enum Kind {
     Remind,
     /// A version entered by the host for a player who sent it another way.
     Enter,
+    /// The last resolved round's results withdrawn; the round resolves again.
+    Undo,
 }
 
 impl Kind {
@@ -35,6 +37,7 @@ impl Kind {
             Kind::Announce => "announce",
             Kind::Remind => "remind",
             Kind::Enter => "enter",
+            Kind::Undo => "undo",
         }
     }
 }
@@ -64,6 +67,9 @@ pub struct Action {
     pub player: Option<crate::player_id::PlayerId>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sent: Option<String>,
+    /// The round whose results an undo withdrew (its folder holds them in `withdrawn-K/`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
     pub reason: String,
 }
 
@@ -131,13 +137,19 @@ pub fn load(path: &Path) -> Result<Vec<Action>> {
                     "is missing: an extend sets the round's deadline".into(),
                 ));
             }
-            (Kind::Pause | Kind::Announce | Kind::Remind | Kind::Enter, true) => {
+            (Kind::Pause | Kind::Announce | Kind::Remind | Kind::Enter | Kind::Undo, true) => {
                 return Err(bad(
                     "deadline",
                     format!("is not taken by a {}", a.kind.name()),
                 ));
             }
             _ => {}
+        }
+        if (a.kind == Kind::Undo) != a.round.is_some() {
+            return Err(bad(
+                "round",
+                "an undo, and only an undo, names the round it withdrew".into(),
+            ));
         }
         if (a.kind == Kind::Enter) != a.player.is_some() {
             return Err(bad(

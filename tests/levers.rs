@@ -836,3 +836,188 @@ fn an_extension_killed_at_any_rename_is_finished_by_the_next_tick() {
     assert!(kill_points >= 3, "only {kill_points} kill points");
     assert!(recorded >= 2, "killed after the record: {recorded}");
 }
+
+/// The Room Swap example with round 1 resolved at its deadline (Bob defaulted), and a round 2
+/// version of Alice's received.
+fn resolved() -> tempfile::TempDir {
+    let game = game();
+    let dir = game.path();
+    tick(dir, "2026-12-02T15:00:00Z", &["-q"]);
+    submit(dir, 2, "alice", "room = \"cellar\"\n");
+    tick(dir, "2026-12-02T16:00:00Z", &["-q"]);
+    game
+}
+
+#[test]
+fn undo_withdraws_the_last_round_which_resolves_again_with_what_the_host_corrected() {
+    let game = resolved();
+    let dir = game.path();
+    let old = text(&dir.join("rounds/001/result.toml"));
+    assert!(old.contains("defaults = [\"bob\"]"), "{old}");
+    let run = ok(lever(
+        "undo",
+        dir,
+        &["--reason", "Bob's phoned-in room was lost"],
+        "2026-12-02T17:00:00Z",
+    ));
+    assert!(
+        run.stdout.contains("round 1's results withdrawn"),
+        "{}",
+        run.stdout
+    );
+    // the reports set aside, the versions round 2 received against them too
+    assert!(!dir.join("rounds/001/result.toml").exists());
+    assert_eq!(text(&dir.join("rounds/001/withdrawn-1/result.toml")), old);
+    assert!(dir.join("rounds/001/withdrawn-1/private/bob.txt").is_file());
+    assert!(dir.join("rounds/002/withdrawn-1/receipts.toml").is_file());
+    assert!(
+        dir.join("rounds/002/submissions/alice.toml").is_file(),
+        "a player's file is never touched"
+    );
+    let notice = flat(&messages(dir, "r001-host-bcc0001-1")[0]);
+    assert!(
+        notice.contains("The host has withdrawn the results of round 1: they no longer stand."),
+        "{notice}"
+    );
+    assert!(
+        notice.contains("Why: Bob's phoned-in room was lost"),
+        "{notice}"
+    );
+    let status = adjudicate([
+        "status".as_ref(),
+        dir.as_os_str(),
+        "--now".as_ref(),
+        "2026-12-02T17:00:00Z".as_ref(),
+    ]);
+    assert!(status.stdout.contains("Round 1\n"), "{}", status.stdout);
+    // twice in a row: refused
+    let run = lever("undo", dir, &["--reason", "again"], "2026-12-02T17:01:00Z");
+    assert!(
+        run.code == 2 && run.stderr.contains("already withdrawn"),
+        "{}",
+        run.stderr
+    );
+    // the host enters what Bob sent before the deadline; the round resolves again
+    let file = dir.join("bob.toml");
+    fs::write(&file, "room = \"basement\"\n").unwrap();
+    ok(lever(
+        "enter",
+        dir,
+        &[
+            "bob",
+            &file.display().to_string(),
+            "--reason",
+            "phoned in",
+            "--at",
+            "2026-12-02T14:00:00Z",
+        ],
+        "2026-12-02T17:02:00Z",
+    ));
+    let run = tick(dir, "2026-12-02T17:05:00Z", &[]);
+    assert!(
+        run.stdout.contains("received bob version 1: valid"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("resolved round 1"), "{}", run.stdout);
+    let new = text(&dir.join("rounds/001/result.toml"));
+    assert!(!new.contains("defaults = [\"bob\"]"), "{new}");
+    // its reports mailed again under new names; round 2 receives Alice's file again
+    assert_eq!(messages(dir, "r001-private-bob-1").len(), 1);
+    tick(dir, "2026-12-02T17:10:00Z", &["-q"]);
+    assert!(text(&dir.join("rounds/002/receipts.toml")).contains("player = \"alice\""));
+    // to the end, then replayed
+    let mut at = jiff::Timestamp::from_second(1_764_774_000).unwrap(); // Thu 3 Dec 15:00
+    for _ in 0..20 {
+        if tick(dir, &at.to_string(), &["--force"])
+            .stdout
+            .contains("the game is over")
+        {
+            break;
+        }
+        at = at
+            .checked_add(jiff::SignedDuration::from_hours(24))
+            .unwrap();
+    }
+    let run = adjudicate(["replay".as_ref(), dir.as_os_str()]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
+
+#[test]
+fn undo_refuses_a_game_without_a_resolved_round_and_one_that_is_over() {
+    let game = game();
+    let dir = game.path();
+    let run = lever("undo", dir, &["--reason", "x"], "2026-12-02T10:00:00Z");
+    assert!(
+        run.code == 2 && run.stderr.contains("nothing to undo"),
+        "{}",
+        run.stderr
+    );
+    let mut at = jiff::Timestamp::from_second(1_764_687_600).unwrap(); // Wed 2 Dec 15:00
+    for _ in 0..20 {
+        if tick(dir, &at.to_string(), &["--force"])
+            .stdout
+            .contains("the game is over")
+        {
+            break;
+        }
+        at = at
+            .checked_add(jiff::SignedDuration::from_hours(24))
+            .unwrap();
+    }
+    let run = lever("undo", dir, &["--reason", "x"], &at.to_string());
+    assert!(
+        run.code == 2 && run.stderr.contains("--force"),
+        "{}",
+        run.stderr
+    );
+    ok(lever(
+        "undo",
+        dir,
+        &["--reason", "the last round was wrong", "--force"],
+        &at.to_string(),
+    ));
+    let status = adjudicate(["status".as_ref(), dir.as_os_str()]);
+    assert!(
+        !status.stdout.contains("The game is over"),
+        "{}",
+        status.stdout
+    );
+    let lock = fs::File::create(dir.join(".adjudicate.lock")).unwrap();
+    lock.try_lock().unwrap();
+    let run = lever("undo", dir, &["--reason", "x"], &at.to_string());
+    assert_eq!(run.code, 75, "{}", run.stderr);
+}
+
+/// An undo killed at any rename: nothing recorded (the game as before), or the next tick
+/// finishes it and the game directory is the one an uninterrupted undo and tick leave.
+#[test]
+fn an_undo_killed_at_any_rename_is_finished_by_the_next_tick() {
+    use crate::support::{assert_finished_like, kill_at_every_rename, snapshot};
+    let undo = |dir: &Path| -> Vec<String> {
+        ["undo", &dir.display().to_string(), "--reason", "a mistake"]
+            .into_iter()
+            .chain(["--now", "2026-12-02T17:00:00Z"])
+            .map(String::from)
+            .collect()
+    };
+    let whole = resolved();
+    ok(adjudicate(undo(whole.path())));
+    tick(whole.path(), "2026-12-02T17:05:00Z", &["-q"]);
+    let undone = snapshot(whole.path());
+    let untouched = resolved();
+    tick(untouched.path(), "2026-12-02T17:05:00Z", &["-q"]);
+    let as_before = snapshot(untouched.path());
+    let mut recorded = 0;
+    let kill_points = kill_at_every_rename(resolved, undo, |n, dir| {
+        tick(dir, "2026-12-02T17:05:00Z", &["-q"]);
+        if dir.join("rounds/001/host.toml").is_file() {
+            recorded += 1;
+            assert_finished_like(n, &snapshot(dir), &undone);
+        } else {
+            assert_finished_like(n, &snapshot(dir), &as_before);
+        }
+    });
+    assert!(kill_points >= 5, "only {kill_points} kill points");
+    assert!(recorded >= 4, "killed after the record: {recorded}");
+}

@@ -70,7 +70,7 @@ struct Enter<'a> {
 impl WithGame for Enter<'_> {
     type Output = Result<(u32, crate::player_id::PlayerId)>;
     fn run<G: Game>(self) -> Self::Output {
-        crate::tick::host::enter::<G>(
+        crate::tick::enter::enter::<G>(
             self.ctx,
             self.player,
             self.bytes,

@@ -20,6 +20,7 @@ mod send;
 mod simulate;
 mod site;
 mod status;
+mod undo;
 
 use crate::error::{Error, Result};
 use crate::games::{GameId, WithMatch, bots::Simulated, dispatch_match};
@@ -62,6 +63,7 @@ enum Command {
     Announce(announce::Args),
     Remind(remind::Args),
     Enter(enter::Args),
+    Undo(undo::Args),
 }
 
 /// Parses the process arguments and runs the command. On `--help`, `--version` or a usage
@@ -87,6 +89,7 @@ pub fn main() -> ExitCode {
         Command::Announce(args) => announce::run(args),
         Command::Remind(args) => remind::run(args),
         Command::Enter(args) => enter::run(args),
+        Command::Undo(args) => undo::run(args),
     };
     ExitCode::from(done.unwrap_or_else(|e| report_error(&e)))
 }

@@ -98,3 +98,30 @@ pub fn reapply<G: Game>(
     finish::<G>(ctx, state, &receipt.player, &mut outcome);
     Ok(outcome)
 }
+
+/// The state just before the round at schedule index `index` was resolved, rebuilt from the seed
+/// and the archive as `replay` does: every round before it resolved again, and its own receipts
+/// applied. Also how many receipts that is, and when that round opened (the previous round's
+/// `[meta] closed`).
+pub fn rebuild_before<G: Game>(
+    ctx: &GameContext,
+    index: u32,
+) -> Result<(G::State, usize, Option<i64>)> {
+    let mut state = super::setup::<G>(ctx)?;
+    let mut opened = None;
+    loop {
+        let round = G::round(&state);
+        let receipts = crate::receipts::Receipts::load(&ctx.dir, &ctx.config, round)?;
+        for receipt in &receipts.list {
+            reapply::<G>(ctx, &mut state, round, receipt)?;
+        }
+        if G::rounds_played(&state) >= index || G::is_over(&state) {
+            return Ok((state, receipts.list.len(), opened));
+        }
+        opened = crate::result_meta::Meta::read(&ctx.dir.result(round))?
+            .and_then(|m| m.closed)
+            .and_then(|c| crate::clock::parse_instant(&c).ok())
+            .map(|t| t.as_second());
+        state = G::resolve(&state, ctx.config.seed).state;
+    }
+}

@@ -94,6 +94,7 @@ pub fn act<G: Game>(
         text,
         player: None,
         sent: None,
+        round: None,
         reason: reason.trim().to_owned(),
     };
     // Recorded before it takes effect: a run killed after this line leaves the action taken
@@ -379,6 +380,7 @@ fn heading(action: &Action, info: &crate::render::GameInfo) -> String {
         Kind::Announce => "a message from the host".to_owned(),
         Kind::Remind => format!("round {round}: a reminder"),
         Kind::Enter => format!("round {round}: a version entered by the host"),
+        Kind::Undo => format!("round {round}'s results are withdrawn"),
     }
 }
 
@@ -504,105 +506,6 @@ fn remind_all<G: Game>(
     )
 }
 
-/// `enter`: a version the host enters for `player`, who sent it another way (a chat DM, a call).
-/// Recorded, then written into the round's `submissions/` with its origin (`source = "host"`,
-/// reached when the player sent it, the reason as a note), so the next tick receives it like any
-/// version and acknowledges it to the player.
-pub fn enter<G: Game>(
-    ctx: &GameContext,
-    player: &str,
-    bytes: &[u8],
-    sent: Option<Timestamp>,
-    reason: &str,
-    now: Timestamp,
-) -> Result<(u32, crate::player_id::PlayerId)> {
-    let usage = |m: String| Error::Usage(m);
-    let file = ctx
-        .load_state::<G>()?
-        .ok_or_else(|| usage("the game is not set up yet: run `adjudicate round` first".into()))?;
-    let state = &file.game;
-    let (round, index) = (G::round(state), G::rounds_played(state));
-    if G::is_over(state) {
-        return Err(usage(
-            "the game is over: there is no round to enter a version for".into(),
-        ));
-    }
-    let id = crate::player_id::PlayerId::named(player)
-        .filter(|id| ctx.config.player(id).is_some())
-        .ok_or_else(|| {
-            let ids: Vec<&str> = ctx.config.players.iter().map(|p| p.id.as_str()).collect();
-            usage(format!(
-                "`{player}` is not a player of this game ({})",
-                ids.join(", ")
-            ))
-        })?;
-    if !G::plays(state, &id) {
-        return Err(usage(format!("{id} has nothing to send in round {round}")));
-    }
-    if reason.trim().is_empty() {
-        return Err(usage(
-            "say why with --reason: it goes into the record and the acknowledgement".into(),
-        ));
-    }
-    let sent = sent.unwrap_or(now);
-    if sent > now {
-        return Err(usage(format!(
-            "--at {} is after now ({}): a version is entered once it was sent",
-            clock::human(sent),
-            clock::human(now)
-        )));
-    }
-    let opened = file.opened.and_then(|s| Timestamp::from_second(s).ok());
-    if let Some(opened) = opened.filter(|o| sent < *o) {
-        return Err(usage(format!(
-            "--at {} is before round {round} began taking versions ({})",
-            clock::human(sent),
-            clock::human(opened)
-        )));
-    }
-    let action = Action {
-        n: ctx.actions.iter().filter(|a| a.index == index).count() as u32 + 1,
-        at: clock::rfc3339(now),
-        kind: Kind::Enter,
-        index,
-        deadline: None,
-        was: None,
-        text: None,
-        player: Some(id.clone()),
-        sent: Some(clock::rfc3339(sent)),
-        reason: reason.trim().to_owned(),
-    };
-    host_record::append(&ctx.dir, round, &action)?;
-    crate::tick_cache::clear_idle(ctx.dir.root())?;
-    let submissions = ctx.dir.submissions(round);
-    crate::game_dir::create_dir(&submissions)?;
-    let mut origins = crate::ingest::read_origins(ctx, round)?;
-    origins.origin.insert(
-        id.clone(),
-        crate::ingest::Origin {
-            source: "host".into(),
-            reason: Some(action.reason.clone()),
-            reached: sent.as_second(),
-            sent: sent.as_second(),
-            message_id: None,
-            sha256: crate::submission::sha256_hex(bytes),
-            ignored: Vec::new(),
-            notes: vec![format!(
-                "Entered for you by the host: {}.",
-                action.reason.trim_end_matches('.')
-            )],
-            lines: Vec::new(),
-        },
-    );
-    // the origin first: a run killed between the two leaves an origin that matches no file
-    crate::game_dir::write_atomic(
-        &crate::ingest::origins_path(ctx, round),
-        origins.to_toml().as_bytes(),
-    )?;
-    crate::game_dir::write_atomic(&submissions.join(format!("{id}.toml")), bytes)?;
-    Ok((round, id))
-}
-
 /// The notices of this round's actions that a killed run recorded but did not publish (its
 /// notice file is written last): published now, from the record alone, as they would have been.
 pub(super) fn finish_notices<G: Game>(mail: &mut Mailer<'_>, state: &G::State) -> Result<usize> {
@@ -639,12 +542,12 @@ pub(super) fn finish_notices<G: Game>(mail: &mut Mailer<'_>, state: &G::State) -
 fn has_notice(kind: Kind) -> bool {
     matches!(
         kind,
-        Kind::Extend | Kind::Pause | Kind::Resume | Kind::Announce
+        Kind::Extend | Kind::Pause | Kind::Resume | Kind::Announce | Kind::Undo
     )
 }
 
 /// `rounds/NNN/notices/<n>-<kind>.txt`.
-fn notice_path(ctx: &GameContext, round: u32, action: &Action) -> std::path::PathBuf {
+pub(super) fn notice_path(ctx: &GameContext, round: u32, action: &Action) -> std::path::PathBuf {
     ctx.dir
         .notices(round)
         .join(format!("{}-{}.txt", action.n, action.kind.name()))

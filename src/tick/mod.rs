@@ -24,11 +24,13 @@ use std::path::PathBuf;
 mod answer;
 mod apply;
 mod digest;
+pub mod enter;
 pub mod host;
 mod publish;
 mod queue;
 mod receive;
 mod resolve;
+pub mod undo;
 
 pub use apply::{check_applied, closed_round_files, finish, reapply};
 use publish::publish;
@@ -102,6 +104,10 @@ pub struct Received {
 
 pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport> {
     let renderer = ctx.renderer()?;
+    if !opts.dry_run {
+        // an undo a killed run recorded but did not finish
+        undo::finish::<G>(ctx)?;
+    }
     let mut plan = Plan::default();
     let mut report = TickReport::default();
     let loaded = ctx.load_state::<G>()?;
@@ -115,8 +121,10 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
     report.round = G::round(&file.game);
     report.over = G::is_over(&file.game);
     if !opts.dry_run {
-        // A killed tick wrote only into round 0 (the opening) and the round being played.
-        report.swept = ctx.dir.sweep_temp(&[0, report.round])?;
+        // A killed tick wrote only into round 0 (the opening) and the round being played; a
+        // killed undo, into the round before it.
+        let before = report.round.saturating_sub(1);
+        report.swept = ctx.dir.sweep_temp(&[0, before, report.round])?;
     }
     if report.set_up
         && let Some(opening) = G::opening(&file.game)

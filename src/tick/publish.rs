@@ -43,6 +43,12 @@ pub(super) fn publish<G: Game>(
     };
     let reports = result.render::<G>(ctx, renderer)?;
     let folder = result.folder(&ctx.dir);
+    // a round resolved again after an undo is mailed under new names
+    let seq = if opening {
+        0
+    } else {
+        ctx.undos(result.meta.index)
+    };
     mail.plan.file(folder.join("result.toml"), result.to_toml());
     mail.plan
         .file(folder.join("public.txt"), reports.public.clone());
@@ -56,7 +62,7 @@ pub(super) fn publish<G: Game>(
             round,
             kind: public_kind,
             to,
-            seq: 0,
+            seq,
             subject: public_subject.clone(),
             body: reports.public.clone(),
             date: dated,
@@ -69,7 +75,7 @@ pub(super) fn publish<G: Game>(
             round,
             kind: public_kind,
             to: Recipient::List,
-            seq: 0,
+            seq,
             subject: public_subject.clone(),
             body: reports.public.clone(),
             date: dated,
@@ -85,7 +91,7 @@ pub(super) fn publish<G: Game>(
                 round,
                 kind: private_kind,
                 to: Recipient::Player(player.clone()),
-                seq: 0,
+                seq,
                 subject: private_subject.clone(),
                 body: text.clone(),
                 date: dated,

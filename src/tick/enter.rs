@@ -1,0 +1,110 @@
+//! `enter`: a version the host enters for a player who sent it another way (spec README, "Host
+//! actions"): recorded, then written into the round's `submissions/` with its origin, so the
+//! next tick receives and acknowledges it like any version.
+
+use crate::clock;
+use crate::context::GameContext;
+use crate::error::{Error, Result};
+use crate::games::Game;
+use crate::host_record::{self, Action, Kind};
+use jiff::Timestamp;
+
+/// `enter`: a version the host enters for `player`, who sent it another way (a chat DM, a call).
+/// Recorded, then written into the round's `submissions/` with its origin (`source = "host"`,
+/// reached when the player sent it, the reason as a note), so the next tick receives it like any
+/// version and acknowledges it to the player.
+pub fn enter<G: Game>(
+    ctx: &GameContext,
+    player: &str,
+    bytes: &[u8],
+    sent: Option<Timestamp>,
+    reason: &str,
+    now: Timestamp,
+) -> Result<(u32, crate::player_id::PlayerId)> {
+    let usage = |m: String| Error::Usage(m);
+    let file = ctx
+        .load_state::<G>()?
+        .ok_or_else(|| usage("the game is not set up yet: run `adjudicate round` first".into()))?;
+    let state = &file.game;
+    let (round, index) = (G::round(state), G::rounds_played(state));
+    if G::is_over(state) {
+        return Err(usage(
+            "the game is over: there is no round to enter a version for".into(),
+        ));
+    }
+    let id = crate::player_id::PlayerId::named(player)
+        .filter(|id| ctx.config.player(id).is_some())
+        .ok_or_else(|| {
+            let ids: Vec<&str> = ctx.config.players.iter().map(|p| p.id.as_str()).collect();
+            usage(format!(
+                "`{player}` is not a player of this game ({})",
+                ids.join(", ")
+            ))
+        })?;
+    if !G::plays(state, &id) {
+        return Err(usage(format!("{id} has nothing to send in round {round}")));
+    }
+    if reason.trim().is_empty() {
+        return Err(usage(
+            "say why with --reason: it goes into the record and the acknowledgement".into(),
+        ));
+    }
+    let sent = sent.unwrap_or(now);
+    if sent > now {
+        return Err(usage(format!(
+            "--at {} is after now ({}): a version is entered once it was sent",
+            clock::human(sent),
+            clock::human(now)
+        )));
+    }
+    let opened = file.opened.and_then(|s| Timestamp::from_second(s).ok());
+    if let Some(opened) = opened.filter(|o| sent < *o) {
+        return Err(usage(format!(
+            "--at {} is before round {round} began taking versions ({})",
+            clock::human(sent),
+            clock::human(opened)
+        )));
+    }
+    let action = Action {
+        n: ctx.actions.iter().filter(|a| a.index == index).count() as u32 + 1,
+        at: clock::rfc3339(now),
+        kind: Kind::Enter,
+        index,
+        deadline: None,
+        was: None,
+        text: None,
+        player: Some(id.clone()),
+        sent: Some(clock::rfc3339(sent)),
+        round: None,
+        reason: reason.trim().to_owned(),
+    };
+    host_record::append(&ctx.dir, round, &action)?;
+    crate::tick_cache::clear_idle(ctx.dir.root())?;
+    let submissions = ctx.dir.submissions(round);
+    crate::game_dir::create_dir(&submissions)?;
+    let mut origins = crate::ingest::read_origins(ctx, round)?;
+    origins.origin.insert(
+        id.clone(),
+        crate::ingest::Origin {
+            source: "host".into(),
+            reason: Some(action.reason.clone()),
+            reached: sent.as_second(),
+            sent: sent.as_second(),
+            message_id: None,
+            sha256: crate::submission::sha256_hex(bytes),
+            ignored: Vec::new(),
+            notes: vec![format!(
+                "Entered for you by the host: {}.",
+                action.reason.trim_end_matches('.')
+            )],
+            lines: Vec::new(),
+        },
+    );
+    // the origin first: a run killed between the two leaves an origin that matches no file
+    crate::game_dir::write_atomic(
+        &crate::ingest::origins_path(ctx, round),
+        origins.to_toml().as_bytes(),
+    )?;
+    crate::game_dir::write_atomic(&submissions.join(format!("{id}.toml")), bytes)?;
+    Ok((round, id))
+}
