@@ -38,6 +38,22 @@ fn schedule_lines(ctx: &GameContext, index: u32, now: jiff::Timestamp, out: &mut
     };
 }
 
+/// The host's actions while this round is current (host.toml), a line each.
+fn action_lines(ctx: &GameContext, index: u32, out: &mut String) {
+    for a in ctx.actions.iter().filter(|a| a.index == index) {
+        let what = match (a.kind, &a.player, a.deadline(), a.round) {
+            (crate::host_record::Kind::Enter, Some(p), _, _) => format!("enter for {p}"),
+            (crate::host_record::Kind::Undo, _, _, Some(r)) => {
+                format!("undo of round {r}'s results")
+            }
+            (kind, _, Some(d), _) => format!("{} to {}", kind.name(), clock::human_with_year(d)),
+            (kind, ..) => kind.name().to_owned(),
+        };
+        let at = clock::human_with_year(a.at());
+        let _ = writeln!(out, "Host action {}: {what}, {at}: {}", a.n, a.reason);
+    }
+}
+
 impl WithGame for Status<'_> {
     type Output = Result<String>;
 
@@ -60,6 +76,7 @@ impl WithGame for Status<'_> {
         }
         let _ = writeln!(out, "Round {round}");
         schedule_lines(ctx, G::rounds_played(state), self.now, &mut out);
+        action_lines(ctx, G::rounds_played(state), &mut out);
         let receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
         for line in crate::tick::closed_round_files(ctx, round) {
             let _ = writeln!(out, "Warning: {line}");

@@ -890,6 +890,13 @@ fn undo_withdraws_the_last_round_which_resolves_again_with_what_the_host_correct
         "2026-12-02T17:00:00Z".as_ref(),
     ]);
     assert!(status.stdout.contains("Round 1\n"), "{}", status.stdout);
+    assert!(
+        status.stdout.contains(
+            "Host action 1: undo of round 1's results, Wed 2 Dec 2026 17:00 UTC: Bob's phoned-in room was lost"
+        ),
+        "{}",
+        status.stdout
+    );
     // twice in a row: refused
     let run = lever("undo", dir, &["--reason", "again"], "2026-12-02T17:01:00Z");
     assert!(
