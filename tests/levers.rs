@@ -227,16 +227,7 @@ fn a_game_extended_twice_paused_over_its_deadline_and_resumed_plays_to_its_end_a
         );
     }
     // 5. the rest of the game, to its end
-    let mut at = jiff::Timestamp::from_second(1_764_946_800).unwrap(); // Sat 5 Dec 15:00
-    for _ in 0..20 {
-        let run = tick(dir, &at.to_string(), &["--force"]);
-        if run.stdout.contains("the game is over") {
-            break;
-        }
-        at = at
-            .checked_add(jiff::SignedDuration::from_hours(24))
-            .unwrap();
-    }
+    play_to_end(dir, 1_764_946_800); // Sat 5 Dec 15:00
     let status = adjudicate(["status".as_ref(), dir.as_os_str()]);
     assert!(
         status.stdout.contains("The game is over"),
@@ -494,18 +485,7 @@ fn a_held_lock_makes_a_lever_exit_75_and_record_nothing() {
 fn a_game_that_is_over_cannot_be_extended() {
     let game = game();
     let dir = game.path();
-    let mut at = jiff::Timestamp::from_second(1_764_687_600).unwrap(); // Wed 2 Dec 15:00
-    for _ in 0..20 {
-        if tick(dir, &at.to_string(), &["--force"])
-            .stdout
-            .contains("the game is over")
-        {
-            break;
-        }
-        at = at
-            .checked_add(jiff::SignedDuration::from_hours(24))
-            .unwrap();
-    }
+    let at = play_to_end(dir, 1_764_687_600); // Wed 2 Dec 15:00
     let run = lever(
         "extend",
         dir,
@@ -801,40 +781,60 @@ fn enter_refuses_an_unknown_player_and_a_time_in_the_future() {
 /// one an uninterrupted extension leaves.
 #[test]
 fn an_extension_killed_at_any_rename_is_finished_by_the_next_tick() {
-    use crate::support::{assert_finished_like, kill_at_every_rename, snapshot};
-    let extend = |dir: &Path| -> Vec<String> {
-        [
+    let (kill_points, recorded) = killed_then_ticked(
+        game,
+        &[
             "extend",
-            &dir.display().to_string(),
             "--by",
             "24h",
             "--reason",
             "Bob is away",
-        ]
-        .into_iter()
-        .chain(["--now", "2026-12-02T10:00:00Z"])
-        .map(String::from)
-        .collect()
+            "--now",
+            "2026-12-02T10:00:00Z",
+        ],
+        "2026-12-02T10:05:00Z",
+    );
+    assert!(kill_points >= 3, "only {kill_points} kill points");
+    assert!(recorded >= 2, "killed after the record: {recorded}");
+}
+
+/// Runs `lever` (its game directory put second) killed at every rename in turn on a fresh game,
+/// then a tick at `then`: the game directory must be either the one an uninterrupted lever and
+/// tick leave (the action was recorded) or the one the tick alone leaves (it was not). Returns
+/// the kill points and how many of them came after the record.
+fn killed_then_ticked(
+    fresh: fn() -> tempfile::TempDir,
+    lever: &[&str],
+    then: &str,
+) -> (usize, usize) {
+    use crate::support::{assert_finished_like, kill_at_every_rename, snapshot};
+    let args = |dir: &Path| -> Vec<String> {
+        let mut all = vec![lever[0].to_owned(), dir.display().to_string()];
+        all.extend(lever[1..].iter().map(|s| s.to_string()));
+        all
     };
-    let whole = game();
-    ok(adjudicate(extend(whole.path())));
-    tick(whole.path(), "2026-12-02T10:05:00Z", &["-q"]);
-    let extended = snapshot(whole.path());
-    let untouched = game();
-    tick(untouched.path(), "2026-12-02T10:05:00Z", &["-q"]);
+    let whole = fresh();
+    ok(adjudicate(args(whole.path())));
+    tick(whole.path(), then, &["-q"]);
+    let acted = snapshot(whole.path());
+    let untouched = fresh();
+    tick(untouched.path(), then, &["-q"]);
     let as_before = snapshot(untouched.path());
     let mut recorded = 0;
-    let kill_points = kill_at_every_rename(game, extend, |n, dir| {
-        tick(dir, "2026-12-02T10:05:00Z", &["-q"]);
-        if dir.join("rounds/001/host.toml").is_file() {
+    let kill_points = kill_at_every_rename(fresh, args, |n, dir| {
+        tick(dir, then, &["-q"]);
+        let recorded_here = fs::read_dir(dir.join("rounds"))
+            .unwrap()
+            .flatten()
+            .any(|r| r.path().join("host.toml").is_file());
+        if recorded_here {
             recorded += 1;
-            assert_finished_like(n, &snapshot(dir), &extended);
+            assert_finished_like(n, &snapshot(dir), &acted);
         } else {
             assert_finished_like(n, &snapshot(dir), &as_before);
         }
     });
-    assert!(kill_points >= 3, "only {kill_points} kill points");
-    assert!(recorded >= 2, "killed after the record: {recorded}");
+    (kill_points, recorded)
 }
 
 /// The Room Swap example with round 1 resolved at its deadline (Bob defaulted), and a round 2
@@ -934,18 +934,7 @@ fn undo_withdraws_the_last_round_which_resolves_again_with_what_the_host_correct
     tick(dir, "2026-12-02T17:10:00Z", &["-q"]);
     assert!(text(&dir.join("rounds/002/receipts.toml")).contains("player = \"alice\""));
     // to the end, then replayed
-    let mut at = jiff::Timestamp::from_second(1_764_774_000).unwrap(); // Thu 3 Dec 15:00
-    for _ in 0..20 {
-        if tick(dir, &at.to_string(), &["--force"])
-            .stdout
-            .contains("the game is over")
-        {
-            break;
-        }
-        at = at
-            .checked_add(jiff::SignedDuration::from_hours(24))
-            .unwrap();
-    }
+    play_to_end(dir, 1_764_774_000); // Thu 3 Dec 15:00
     let run = adjudicate(["replay".as_ref(), dir.as_os_str()]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
 }
@@ -960,18 +949,7 @@ fn undo_refuses_a_game_without_a_resolved_round_and_one_that_is_over() {
         "{}",
         run.stderr
     );
-    let mut at = jiff::Timestamp::from_second(1_764_687_600).unwrap(); // Wed 2 Dec 15:00
-    for _ in 0..20 {
-        if tick(dir, &at.to_string(), &["--force"])
-            .stdout
-            .contains("the game is over")
-        {
-            break;
-        }
-        at = at
-            .checked_add(jiff::SignedDuration::from_hours(24))
-            .unwrap();
-    }
+    let at = play_to_end(dir, 1_764_687_600); // Wed 2 Dec 15:00
     let run = lever("undo", dir, &["--reason", "x"], &at.to_string());
     assert!(
         run.code == 2 && run.stderr.contains("--force"),
@@ -1000,31 +978,35 @@ fn undo_refuses_a_game_without_a_resolved_round_and_one_that_is_over() {
 /// finishes it and the game directory is the one an uninterrupted undo and tick leave.
 #[test]
 fn an_undo_killed_at_any_rename_is_finished_by_the_next_tick() {
-    use crate::support::{assert_finished_like, kill_at_every_rename, snapshot};
-    let undo = |dir: &Path| -> Vec<String> {
-        ["undo", &dir.display().to_string(), "--reason", "a mistake"]
-            .into_iter()
-            .chain(["--now", "2026-12-02T17:00:00Z"])
-            .map(String::from)
-            .collect()
-    };
-    let whole = resolved();
-    ok(adjudicate(undo(whole.path())));
-    tick(whole.path(), "2026-12-02T17:05:00Z", &["-q"]);
-    let undone = snapshot(whole.path());
-    let untouched = resolved();
-    tick(untouched.path(), "2026-12-02T17:05:00Z", &["-q"]);
-    let as_before = snapshot(untouched.path());
-    let mut recorded = 0;
-    let kill_points = kill_at_every_rename(resolved, undo, |n, dir| {
-        tick(dir, "2026-12-02T17:05:00Z", &["-q"]);
-        if dir.join("rounds/001/host.toml").is_file() {
-            recorded += 1;
-            assert_finished_like(n, &snapshot(dir), &undone);
-        } else {
-            assert_finished_like(n, &snapshot(dir), &as_before);
-        }
-    });
+    let (kill_points, recorded) = killed_then_ticked(
+        resolved,
+        &[
+            "undo",
+            "--reason",
+            "a mistake",
+            "--now",
+            "2026-12-02T17:00:00Z",
+        ],
+        "2026-12-02T17:05:00Z",
+    );
     assert!(kill_points >= 5, "only {kill_points} kill points");
     assert!(recorded >= 4, "killed after the record: {recorded}");
+}
+
+/// Ticks with `--force` a day apart from `from` (Unix seconds) until the game is over; returns
+/// the clock of the last tick.
+fn play_to_end(dir: &Path, from: i64) -> String {
+    let mut at = jiff::Timestamp::from_second(from).unwrap();
+    for _ in 0..20 {
+        if tick(dir, &at.to_string(), &["--force"])
+            .stdout
+            .contains("the game is over")
+        {
+            return at.to_string();
+        }
+        at = at
+            .checked_add(jiff::SignedDuration::from_hours(24))
+            .unwrap();
+    }
+    panic!("{} is not over after 20 rounds", dir.display())
 }
