@@ -1010,3 +1010,74 @@ fn play_to_end(dir: &Path, from: i64) -> String {
     }
     panic!("{} is not over after 20 rounds", dir.display())
 }
+
+/// The first resolved round's result.toml (an opening closes nothing), if any.
+fn first_resolved(dir: &Path) -> Option<std::path::PathBuf> {
+    let mut rounds: Vec<_> = fs::read_dir(dir.join("rounds"))
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    rounds.sort();
+    rounds
+        .into_iter()
+        .map(|r| r.join("result.toml"))
+        .find(|r| r.is_file() && toml_of(r)["meta"].get("closed").is_some())
+}
+
+/// What the rules announced in a result: everything but `[meta]` (when it closed is the tick's).
+fn announced(path: &Path) -> toml::Table {
+    let mut table = toml_of(path);
+    table.remove("meta");
+    table
+}
+
+#[test]
+fn an_undone_round_of_every_game_resolves_again_as_before_and_the_game_replays() {
+    for game in crate::support::matches() {
+        let example = crate::support::manifest_dir()
+            .join("games")
+            .join(game)
+            .join("example");
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        fs::copy(example.join("game.toml"), dir.join("game.toml")).unwrap();
+        let mut undone = false;
+        crate::support::play_example(dir, &example, |now| {
+            let Some(result) = first_resolved(dir).filter(|_| !undone) else {
+                return;
+            };
+            undone = true;
+            let before = announced(&result);
+            let later = |s: i64| {
+                let t: jiff::Timestamp = now.parse().unwrap();
+                t.checked_add(jiff::SignedDuration::from_secs(s))
+                    .unwrap()
+                    .to_string()
+            };
+            ok(lever("undo", dir, &["--reason", "a check"], &later(10)));
+            assert!(!result.is_file(), "{game}: withdrawn");
+            // nothing corrected: the round resolves again to what the rules said before
+            let run = tick(dir, &later(20), &["--force"]);
+            assert!(
+                run.stdout.contains("resolved round"),
+                "{game}: {}",
+                run.stdout
+            );
+            assert_eq!(
+                announced(&result),
+                before,
+                "{game}: resolved again differently"
+            );
+        });
+        assert!(undone, "{game}: no round was resolved");
+        let status = adjudicate(["status".as_ref(), dir.as_os_str()]);
+        assert!(
+            status.stdout.contains("The game is over"),
+            "{game}: {}",
+            status.stdout
+        );
+        let run = adjudicate(["replay".as_ref(), dir.as_os_str()]);
+        assert_eq!(run.code, 0, "{game}: {}{}", run.stdout, run.stderr);
+    }
+}
