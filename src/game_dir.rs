@@ -81,16 +81,26 @@ impl GameDir {
     pub fn receipts(&self, round: u32) -> PathBuf {
         self.round(round).join("receipts.toml")
     }
-    /// The numbers of the round folders under `rounds/`, in order (none when there is none).
-    pub fn round_numbers(&self) -> Vec<u32> {
-        let Ok(entries) = fs::read_dir(self.rounds()) else {
-            return Vec::new();
+    /// The numbers of the round folders under `rounds/` (three digits, `001`), in order; none
+    /// when there is no `rounds/`.
+    pub fn round_numbers(&self) -> Result<Vec<u32>> {
+        let rounds = self.rounds();
+        let entries = match fs::read_dir(&rounds) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(rounds, e)),
         };
-        let mut rounds: Vec<u32> = entries
-            .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        let mut numbers: Vec<u32> = entries
+            .filter_map(|e| {
+                let name = e.ok()?.file_name();
+                let name = name.to_str()?;
+                (name.len() == 3 && name.bytes().all(|b| b.is_ascii_digit()))
+                    .then(|| name.parse().ok())
+                    .flatten()
+            })
             .collect();
-        rounds.sort_unstable();
-        rounds
+        numbers.sort_unstable();
+        Ok(numbers)
     }
 
     /// `rounds/NNN/host.toml`: the host's actions while round NNN was current.

@@ -179,7 +179,7 @@ pub fn load(path: &Path) -> Result<Vec<Action>> {
 /// Every round's actions, in round order (a round folder without a record has none).
 pub fn load_all(dir: &GameDir) -> Result<Vec<Action>> {
     let mut all = Vec::new();
-    for round in dir.round_numbers() {
+    for round in dir.round_numbers()? {
         all.extend(load(&dir.host_toml(round))?);
     }
     Ok(all)

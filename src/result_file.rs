@@ -86,22 +86,7 @@ impl ResultFile {
     /// Every resolved round of a game, in order: the opening kept apart (God Race), then round by
     /// round.
     pub fn all(ctx: &GameContext) -> Result<Vec<ResultFile>> {
-        let rounds = ctx.dir.rounds();
-        let mut numbers: Vec<u32> = match std::fs::read_dir(&rounds) {
-            Ok(entries) => entries
-                .filter_map(|e| e.ok())
-                .filter_map(|e| {
-                    let name = e.file_name();
-                    let name = name.to_str()?;
-                    (name.len() == 3 && name.bytes().all(|b| b.is_ascii_digit()))
-                        .then(|| name.parse().ok())
-                        .flatten()
-                })
-                .collect(),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(Error::io(rounds, e)),
-        };
-        numbers.sort_unstable();
+        let numbers = ctx.dir.round_numbers()?;
         let mut found = Vec::new();
         let opening = ctx.dir.round(0).join("opening").join("result.toml");
         if let Some(text) = crate::game_dir::read_optional(&opening)? {

@@ -340,7 +340,7 @@ fn load_season(dir: &Path, path: String) -> Result<SeasonView> {
 /// Every public notice of the host's actions, round by round, each without its footer.
 fn notices(dir: &GameDir) -> Result<Vec<NoticeView>> {
     let mut out = Vec::new();
-    for round in dir.round_numbers() {
+    for round in dir.round_numbers()? {
         let Ok(files) = std::fs::read_dir(dir.notices(round)) else {
             continue;
         };

@@ -129,7 +129,7 @@ pub fn check<G: Game>(ctx: &GameContext, state: &G::State, force: bool) -> Resul
         return usage("the game is over: undo its last round with --force".into());
     }
     let index = played - 1;
-    for round in ctx.dir.round_numbers().into_iter().rev() {
+    for round in ctx.dir.round_numbers()?.into_iter().rev() {
         let Some(meta) = crate::result_meta::Meta::read(&ctx.dir.result(round))? else {
             continue;
         };
