@@ -17,7 +17,7 @@ pub fn skeleton(report: &str) -> Option<String> {
 }
 
 /// The latest report of each player: the opening first, then each round in order.
-fn latest_reports(dir: &Path) -> Vec<(String, PathBuf)> {
+pub fn latest_reports(dir: &Path) -> Vec<(String, PathBuf)> {
     let mut rounds: Vec<PathBuf> = fs::read_dir(dir.join("rounds"))
         .unwrap()
         .flatten()

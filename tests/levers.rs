@@ -1081,3 +1081,48 @@ fn an_undone_round_of_every_game_resolves_again_as_before_and_the_game_replays()
         assert_eq!(run.code, 0, "{game}: {}{}", run.stdout, run.stderr);
     }
 }
+
+#[test]
+fn enter_works_in_every_game_from_the_players_own_skeleton() {
+    for game in crate::support::matches() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join(game);
+        ok(adjudicate(["new".as_ref(), game.as_ref(), dir.as_os_str()]));
+        let set_up = adjudicate(["round".as_ref(), dir.as_os_str(), "-q".as_ref()]);
+        assert_eq!(set_up.code, 0, "{game}: {}", set_up.stderr);
+        // a player who phoned their first submission in: the skeleton of their welcome, as is
+        let (player, report) = crate::first_game::latest_reports(&dir)
+            .into_iter()
+            .find(|(_, r)| crate::first_game::skeleton(&text(r)).is_some())
+            .unwrap_or_else(|| panic!("{game}: no skeleton"));
+        let file = tmp.path().join("phoned.toml");
+        fs::write(&file, crate::first_game::skeleton(&text(&report)).unwrap()).unwrap();
+        let run = adjudicate([
+            "enter".as_ref(),
+            dir.as_os_str(),
+            player.as_ref(),
+            file.as_os_str(),
+            "--reason".as_ref(),
+            "by phone".as_ref(),
+        ]);
+        assert_eq!(run.code, 0, "{game}: {}", run.stderr);
+        let run = adjudicate(["round".as_ref(), dir.as_os_str()]);
+        assert!(
+            run.stdout
+                .contains(&format!("received {player} version 1: valid")),
+            "{game}: {}",
+            run.stdout
+        );
+        let receipts: String = fs::read_dir(dir.join("rounds"))
+            .unwrap()
+            .flatten()
+            .filter_map(|r| fs::read_to_string(r.path().join("receipts.toml")).ok())
+            .collect();
+        assert!(receipts.contains("source = \"host\""), "{game}: {receipts}");
+        assert_eq!(
+            adjudicate(["replay".as_ref(), dir.as_os_str()]).code,
+            0,
+            "{game}"
+        );
+    }
+}
