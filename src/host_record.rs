@@ -74,6 +74,30 @@ pub struct Action {
 }
 
 impl Action {
+    /// The next action of the round at schedule index `index`, given every action so far:
+    /// numbered after that round's others, taken `now`, nothing else set.
+    pub fn next(
+        actions: &[Action],
+        kind: Kind,
+        index: u32,
+        now: Timestamp,
+        reason: &str,
+    ) -> Action {
+        Action {
+            n: actions.iter().filter(|a| a.index == index).count() as u32 + 1,
+            at: crate::clock::rfc3339(now),
+            kind,
+            index,
+            deadline: None,
+            was: None,
+            text: None,
+            player: None,
+            sent: None,
+            round: None,
+            reason: reason.trim().to_owned(),
+        }
+    }
+
     pub fn at(&self) -> Timestamp {
         self.at.parse().expect("checked on load")
     }

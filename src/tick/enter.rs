@@ -22,9 +22,7 @@ pub fn enter<G: Game>(
     now: Timestamp,
 ) -> Result<(u32, crate::player_id::PlayerId)> {
     let usage = |m: String| Error::Usage(m);
-    let file = ctx
-        .load_state::<G>()?
-        .ok_or_else(|| usage("the game is not set up yet: run `adjudicate round` first".into()))?;
+    let file = super::host::set_up::<G>(ctx)?;
     let state = &file.game;
     let (round, index) = (G::round(state), G::rounds_played(state));
     if G::is_over(state) {
@@ -66,17 +64,9 @@ pub fn enter<G: Game>(
         )));
     }
     let action = Action {
-        n: ctx.actions.iter().filter(|a| a.index == index).count() as u32 + 1,
-        at: clock::rfc3339(now),
-        kind: Kind::Enter,
-        index,
-        deadline: None,
-        was: None,
-        text: None,
         player: Some(id.clone()),
         sent: Some(clock::rfc3339(sent)),
-        round: None,
-        reason: reason.trim().to_owned(),
+        ..Action::next(&ctx.actions, Kind::Enter, index, now, reason)
     };
     host_record::append(&ctx.dir, round, &action)?;
     crate::tick_cache::clear_idle(ctx.dir.root())?;

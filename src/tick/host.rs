@@ -64,9 +64,7 @@ pub fn act<G: Game>(
     send: bool,
 ) -> Result<Done> {
     let usage = |m: String| Error::Usage(m);
-    let file = ctx
-        .load_state::<G>()?
-        .ok_or_else(|| usage("the game is not set up yet: run `adjudicate round` first".into()))?;
+    let file = set_up::<G>(ctx)?;
     let state = &file.game;
     let (round, index) = (G::round(state), G::rounds_played(state));
     if G::is_over(state) && !matches!(lever, Lever::Announce { .. }) {
@@ -85,17 +83,10 @@ pub fn act<G: Game>(
     // what a killed run left half-written: under the lock, nobody else's
     ctx.dir.sweep_temp(&[round])?;
     let action = Action {
-        n: ctx.actions.iter().filter(|a| a.index == index).count() as u32 + 1,
-        at: clock::rfc3339(now),
-        kind,
-        index,
         deadline: new_deadline.map(clock::rfc3339),
         was: new_deadline.and(deadline).map(clock::rfc3339),
         text,
-        player: None,
-        sent: None,
-        round: None,
-        reason: reason.trim().to_owned(),
+        ..Action::next(&ctx.actions, kind, index, now, reason)
     };
     // Recorded before it takes effect: a run killed after this line leaves the action taken
     // (the tick reads the record), and at worst its notice unsent.
@@ -214,30 +205,30 @@ fn publish<G: Game>(
     };
     let (heading, body) = render(info)?;
     let path = notice_path(ctx, round, action);
+    let public = Notice {
+        round,
+        n: action.n,
+        heading: &heading,
+        body: &body,
+        now,
+    };
     let mut batch = 0;
     for (zone, players) in by_zone::<G>(ctx, state) {
-        let (heading, body) = match zone {
-            None => (heading.clone(), body.clone()),
-            Some(zone) => render(&info.in_zone(Some(zone)))?,
+        batch = match zone {
+            None => notify(mail, &players, &public, batch)?,
+            Some(zone) => {
+                let (heading, body) = render(&info.in_zone(Some(zone)))?;
+                let notice = Notice {
+                    heading: &heading,
+                    body: &body,
+                    ..public
+                };
+                notify(mail, &players, &notice, batch)?
+            }
         };
-        let notice = Notice {
-            round,
-            n: action.n,
-            heading: &heading,
-            body: &body,
-            now,
-        };
-        batch = notify(mail, &players, &notice, batch)?;
     }
     if crate::mail::chat::any(&ctx.config) {
-        let notice = Notice {
-            round,
-            n: action.n,
-            heading: &heading,
-            body: &body,
-            now,
-        };
-        mail.queue_chat(crate::mail::chat::PUBLIC, &notice.to(ctx, Recipient::List))?;
+        mail.queue_chat(crate::mail::chat::PUBLIC, &public.to(ctx, Recipient::List))?;
     }
     // written last: a run killed before it publishes the notice again (`finish_notices`)
     mail.plan.dir(ctx.dir.notices(round));
@@ -551,4 +542,11 @@ pub(super) fn notice_path(ctx: &GameContext, round: u32, action: &Action) -> std
     ctx.dir
         .notices(round)
         .join(format!("{}-{}.txt", action.n, action.kind.name()))
+}
+
+/// The game's state for a lever: one needs a game the first tick has set up.
+pub(super) fn set_up<G: Game>(ctx: &GameContext) -> Result<crate::context::StateFile<G::State>> {
+    ctx.load_state::<G>()?.ok_or_else(|| {
+        Error::Usage("the game is not set up yet: run `adjudicate round` first".into())
+    })
 }

@@ -8,7 +8,6 @@
 use super::TickReport;
 use super::host::{Done, finish_notices, notice_path};
 use super::queue::Mailer;
-use crate::clock;
 use crate::context::GameContext;
 use crate::error::{Error, Result};
 use crate::games::Game;
@@ -163,17 +162,8 @@ pub fn act<G: Game>(
         ));
     }
     let action = Action {
-        n: ctx.actions.iter().filter(|a| a.index == index).count() as u32 + 1,
-        at: clock::rfc3339(now),
-        kind: Kind::Undo,
-        index,
-        deadline: None,
-        was: None,
-        text: None,
-        player: None,
-        sent: None,
         round: Some(round),
-        reason: reason.trim().to_owned(),
+        ..Action::next(&ctx.actions, Kind::Undo, index, now, reason)
     };
     // recorded first; everything after can be finished by the next run
     host_record::append(&ctx.dir, round, &action)?;
