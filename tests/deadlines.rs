@@ -3,57 +3,9 @@
 //! 14:59 or 16:00 and is fetched (`ingest`) a few minutes later, around ticks at 14:55, 15:00,
 //! 15:06 and 16:00, with and without `grace`.
 
-use crate::support::{Run, adjudicate, example_dir, submit, tick};
+use crate::support::{Run, adjudicate, bobs_mail, everyone_but_bob as game, flat, submit, tick};
 use std::fs;
 use std::path::Path;
-
-const OTHERS: [(&str, &str); 5] = [
-    ("alice", "attic"),
-    ("carol", "attic"),
-    ("dave", "cellar"),
-    ("erin", "cellar"),
-    ("frank", "basement"),
-];
-
-/// The example game with everyone but Bob on file since 09:00; `schedule` lines are added.
-fn game(schedule: &str) -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    let toml = fs::read_to_string(example_dir().join("game.toml"))
-        .unwrap()
-        .replace("every = \"24h\"\n", &format!("every = \"24h\"\n{schedule}"));
-    fs::write(tmp.path().join("game.toml"), toml).unwrap();
-    for (player, room) in OTHERS {
-        submit(tmp.path(), 1, player, &format!("room = \"{room}\"\n"));
-    }
-    tick(tmp.path(), "2026-12-02T09:00:00Z", &["-q"]);
-    tmp
-}
-
-/// Bob's mail as the host's server stored it: it reached the server at `reached` (the top
-/// Received: header, added by the host's own server); Bob's phone dated it earlier.
-fn bobs_mail(dir: &Path, reached: &str) -> std::path::PathBuf {
-    let path = dir.join(format!("bob-{reached}.eml"));
-    let text = format!(
-        "Return-Path: <bob@example.org>\r\n\
-         Received: from mail-wr1-f41.google.com (mail-wr1-f41.google.com [209.85.221.41])\r\n\
-         \tby mx.host.example.org (Postfix) with ESMTPS id 4Q1x2y\r\n\
-         \tfor <host@example.org>; Wed, 02 Dec 2026 {reached}:12 +0000 (UTC)\r\n\
-         Received: by mail-wr1-f41.google.com with SMTP id x2so;\r\n\
-         \tWed, 02 Dec 2026 {reached}:10 -0800 (PST)\r\n\
-         From: Bob <bob@example.org>\r\n\
-         To: host@example.org\r\n\
-         Subject: Re: round 1\r\n\
-         Date: Wed, 2 Dec 2026 14:30:00 +0000\r\n\
-         Message-ID: <bob-{reached}@mail.gmail.com>\r\n\
-         Content-Type: text/plain; charset=\"UTF-8\"\r\n\
-         \r\n\
-         room = \"basement\"\r\n\
-         \r\n\
-         Sent from my iPhone\r\n"
-    );
-    fs::write(&path, text).unwrap();
-    path
-}
 
 fn ingest(dir: &Path, eml: &Path, now: &str) -> Run {
     adjudicate([
@@ -90,13 +42,6 @@ fn outbox_or_sent(dir: &Path, prefix: &str) -> String {
         }
     }
     panic!("no message {prefix}* in outbox/ or sent/")
-}
-
-/// The body of a message, quoted-printable undone and whitespace runs made single spaces.
-fn flat(message: &str) -> String {
-    let body = message.split_once("\r\n\r\n").map_or(message, |(_, b)| b);
-    let body = body.replace("=\r\n", "").replace("=3D", "=");
-    body.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[test]

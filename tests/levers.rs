@@ -2,35 +2,15 @@
 //! remind, through the binary. Each is recorded in rounds/NNN/host.toml before it takes effect,
 //! told to the players, and replayed where it happened.
 
-use crate::support::{Run, adjudicate, example_dir, submit, tick};
+use crate::support::{
+    OTHERS, Run, adjudicate, bobs_mail, everyone_but_bob, flat, submit, text, tick,
+};
 use std::fs;
 use std::path::Path;
 
-const OTHERS: [(&str, &str); 5] = [
-    ("alice", "attic"),
-    ("carol", "attic"),
-    ("dave", "cellar"),
-    ("erin", "cellar"),
-    ("frank", "basement"),
-];
-
-/// The Room Swap example (round 1 closes Wed 2 Dec 15:00, then every 24 h), everyone but Bob on
-/// file since 09:00.
+/// The Room Swap example, everyone but Bob on file since 09:00.
 fn game() -> tempfile::TempDir {
-    game_with("")
-}
-
-/// `game()` with `schedule` lines added to its `[schedule]`.
-fn game_with(schedule: &str) -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    let toml = text(&example_dir().join("game.toml"))
-        .replace("every = \"24h\"\n", &format!("every = \"24h\"\n{schedule}"));
-    fs::write(tmp.path().join("game.toml"), toml).unwrap();
-    for (player, room) in OTHERS {
-        submit(tmp.path(), 1, player, &format!("room = \"{room}\"\n"));
-    }
-    tick(tmp.path(), "2026-12-02T09:00:00Z", &["-q"]);
-    tmp
+    everyone_but_bob("")
 }
 
 /// `adjudicate <lever> DIR args… --now NOW`.
@@ -44,30 +24,6 @@ fn lever(name: &str, dir: &Path, args: &[&str], now: &str) -> Run {
 fn ok(run: Run) -> Run {
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     run
-}
-
-/// Bob's mail as the host's server stored it, reaching the server at `reached` on 2 Dec.
-fn bobs_mail(dir: &Path, reached: &str) -> std::path::PathBuf {
-    let path = dir.join("bob.eml");
-    let text = format!(
-        "Received: from mail-wr1-f41.google.com (mail-wr1-f41.google.com [209.85.221.41])\r\n\
-         \tby mx.host.example.org (Postfix) with ESMTPS id 4Q1x2y\r\n\
-         \tfor <host@example.org>; Wed, 02 Dec 2026 {reached}:00 +0000 (UTC)\r\n\
-         From: Bob <bob@example.org>\r\n\
-         To: host@example.org\r\n\
-         Subject: Re: round 1\r\n\
-         Date: Wed, 2 Dec 2026 {reached}:00 +0000\r\n\
-         Message-ID: <bob-late@mail.gmail.com>\r\n\
-         Content-Type: text/plain; charset=\"UTF-8\"\r\n\
-         \r\n\
-         room = \"basement\"\r\n"
-    );
-    fs::write(&path, text).unwrap();
-    path
-}
-
-fn text(path: &Path) -> String {
-    fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn toml_of(path: &Path) -> toml::Table {
@@ -87,13 +43,6 @@ fn messages(dir: &Path, prefix: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// A message's body with quoted-printable soft breaks undone and whitespace made single.
-fn flat(message: &str) -> String {
-    let body = message.split_once("\r\n\r\n").map_or(message, |(_, b)| b);
-    let body = body.replace("=\r\n", "").replace("=3D", "=");
-    body.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[test]
@@ -246,7 +195,7 @@ fn a_game_extended_twice_paused_over_its_deadline_and_resumed_plays_to_its_end_a
 
 #[test]
 fn a_paused_game_acknowledges_versions_and_says_so() {
-    let game = game_with("remind_before = \"4h\"\n");
+    let game = everyone_but_bob("remind_before = \"4h\"\n");
     let dir = game.path();
     ok(lever(
         "pause",
@@ -576,7 +525,7 @@ fn a_hand_edit_of_the_schedule_that_moves_an_announced_deadline_is_refused() {
 #[test]
 fn the_host_digest_arrives_through_smtp_once_per_eventful_tick() {
     let server = crate::support::SmtpServer::start(&[]);
-    let game = game_with("missed_limit = 2\n");
+    let game = everyone_but_bob("missed_limit = 2\n");
     let dir = game.path();
     let path = dir.join("game.toml");
     let smtp = format!(

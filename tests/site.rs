@@ -4,7 +4,7 @@
 //! installs it), every page kind loaded in headless Chromium at phone and desktop widths, with
 //! tidy's HTML check.
 
-use crate::support::{adjudicate, manifest_dir, play_example, snapshot};
+use crate::support::{adjudicate, manifest_dir, play_example, snapshot, text};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -46,10 +46,6 @@ fn resolved_rounds(dir: &Path) -> Vec<String> {
     rounds.sort();
     pages.extend(rounds.iter().map(|n| format!("round-{n}.html")));
     pages
-}
-
-fn text(path: &Path) -> String {
-    fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 #[test]

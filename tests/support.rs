@@ -407,3 +407,65 @@ pub fn assert_finished_like(
         "rename #{n}: differs from an uninterrupted run: {differ:?}"
     );
 }
+
+/// A file's text; a missing file fails the test naming it.
+pub fn text(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The body of a message, quoted-printable undone and whitespace runs made single spaces.
+pub fn flat(message: &str) -> String {
+    let body = message.split_once("\r\n\r\n").map_or(message, |(_, b)| b);
+    let body = body.replace("=\r\n", "").replace("=3D", "=");
+    body.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The rooms of the Room Swap example's players but Bob in round 1.
+pub const OTHERS: [(&str, &str); 5] = [
+    ("alice", "attic"),
+    ("carol", "attic"),
+    ("dave", "cellar"),
+    ("erin", "cellar"),
+    ("frank", "basement"),
+];
+
+/// The Room Swap example (round 1 closes Wed 2 Dec 15:00, then every 24 h) with everyone but Bob
+/// on file since 09:00; `schedule` lines are added to its `[schedule]`.
+pub fn everyone_but_bob(schedule: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let toml = std::fs::read_to_string(example_dir().join("game.toml"))
+        .unwrap()
+        .replace("every = \"24h\"\n", &format!("every = \"24h\"\n{schedule}"));
+    std::fs::write(tmp.path().join("game.toml"), toml).unwrap();
+    for (player, room) in OTHERS {
+        submit(tmp.path(), 1, player, &format!("room = \"{room}\"\n"));
+    }
+    tick(tmp.path(), "2026-12-02T09:00:00Z", &["-q"]);
+    tmp
+}
+
+/// Bob's mail as the host's server stored it: it reached the server at `reached` (the top
+/// Received: header, added by the host's own server); Bob's phone dated it earlier.
+pub fn bobs_mail(dir: &Path, reached: &str) -> std::path::PathBuf {
+    let path = dir.join(format!("bob-{reached}.eml"));
+    let text = format!(
+        "Return-Path: <bob@example.org>\r\n\
+         Received: from mail-wr1-f41.google.com (mail-wr1-f41.google.com [209.85.221.41])\r\n\
+         \tby mx.host.example.org (Postfix) with ESMTPS id 4Q1x2y\r\n\
+         \tfor <host@example.org>; Wed, 02 Dec 2026 {reached}:12 +0000 (UTC)\r\n\
+         Received: by mail-wr1-f41.google.com with SMTP id x2so;\r\n\
+         \tWed, 02 Dec 2026 {reached}:10 -0800 (PST)\r\n\
+         From: Bob <bob@example.org>\r\n\
+         To: host@example.org\r\n\
+         Subject: Re: round 1\r\n\
+         Date: Wed, 2 Dec 2026 14:30:00 +0000\r\n\
+         Message-ID: <bob-{reached}@mail.gmail.com>\r\n\
+         Content-Type: text/plain; charset=\"UTF-8\"\r\n\
+         \r\n\
+         room = \"basement\"\r\n\
+         \r\n\
+         Sent from my iPhone\r\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}

@@ -3,13 +3,9 @@
 //! and players without their own; wall-time deadlines keep their wall time across a
 //! daylight-saving change, and one that does not exist is refused.
 
-use crate::support::{adjudicate, example_dir, submit, tick};
+use crate::support::{adjudicate, example_dir, flat, submit, text, tick};
 use std::fs;
 use std::path::Path;
-
-fn text(path: &Path) -> String {
-    fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
 
 /// The Room Swap example with `tz` lines after the named players' ids, and `schedule` lines.
 fn game(zones: &[(&str, &str)], schedule: &str) -> tempfile::TempDir {
@@ -24,13 +20,6 @@ fn game(zones: &[(&str, &str)], schedule: &str) -> tempfile::TempDir {
     }
     fs::write(tmp.path().join("game.toml"), toml).unwrap();
     tmp
-}
-
-/// A message's body with quoted-printable soft breaks undone and whitespace made single.
-fn flat(message: &str) -> String {
-    let body = message.split_once("\r\n\r\n").map_or(message, |(_, b)| b);
-    let body = body.replace("=\r\n", "").replace("=3D", "=");
-    body.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn sent(dir: &Path, name: &str) -> String {
