@@ -96,12 +96,14 @@ impl GameContext {
         let config = GameConfig::parse(&path, &read_string(&path)?)?;
         let secrets = Secrets::load(dir.root(), &config)?;
         let actions = crate::host_record::load_all(&dir)?;
-        Ok(GameContext {
+        let ctx = GameContext {
             dir,
             config,
             secrets,
             actions,
-        })
+        };
+        ctx.check_tenures()?;
+        Ok(ctx)
     }
 
     pub fn load_state<G: Game>(&self) -> Result<Option<StateFile<G::State>>> {
@@ -335,6 +337,36 @@ impl GameContext {
             .count() as u32
     }
 
+    /// The host's withdrawal of `player`, if they left the game (taken in any round).
+    pub fn left(&self, player: &PlayerId) -> Option<&Action> {
+        self.actions
+            .iter()
+            .find(|a| a.kind == HostKind::Withdraw && a.player.as_ref() == Some(player))
+    }
+
+    /// Whether `player` had left the game by the round at schedule index `index` (a
+    /// withdrawal taken in it or before).
+    pub fn left_by(&self, player: &PlayerId, index: u32) -> bool {
+        self.left(player).is_some_and(|a| a.index <= index)
+    }
+
+    /// The players expected to submit in the round at `index`: the rules' list without those
+    /// who left the game (whose withdrawal the rules apply when the round resolves).
+    pub fn expected<G: Game>(&self, state: &G::State) -> Vec<PlayerId> {
+        let index = G::rounds_played(state);
+        let mut expected = G::expected(state);
+        expected.retain(|id| !self.left_by(id, index));
+        expected
+    }
+
+    /// The withdrawals taken while the round at `index` was current, in order.
+    pub fn withdrawals(&self, index: u32) -> impl Iterator<Item = (&PlayerId, &Action)> {
+        self.actions
+            .iter()
+            .filter(move |a| a.index == index && a.kind == HostKind::Withdraw)
+            .filter_map(|a| Some((a.player.as_ref()?, a)))
+    }
+
     /// How many times the host moved the deadline of the round at `index` (reminders are sent
     /// again before a moved deadline).
     pub fn deadline_moves(&self, index: u32) -> usize {
@@ -403,23 +435,149 @@ impl GameContext {
 
     /// The templates of this game, compiled once, with the players' display names.
     pub fn renderer(&self) -> Result<crate::render::Renderer> {
-        let names = self
-            .config
-            .players
-            .iter()
-            .map(|p| (p.id.to_string(), p.name.clone()))
-            .collect();
+        self.renderer_with(self.names_at(Some(u32::MAX)))
+    }
+
+    /// The templates with `names` (`names_at`) for the `name` filter.
+    pub fn renderer_with(
+        &self,
+        names: std::collections::BTreeMap<String, String>,
+    ) -> Result<crate::render::Renderer> {
         crate::render::Renderer::new(self.config.game, &self.dir.templates(), names)
     }
 
+    /// A renderer for a result's reports when `now`'s will not do: a seat has changed hands
+    /// since the round was resolved (then one with the names of that time).
+    /// (`held`: `ResultFile::held`).
+    pub fn renderer_for(
+        &self,
+        held: Option<u32>,
+        now: &crate::render::Renderer,
+    ) -> Result<Option<crate::render::Renderer>> {
+        if self.actions.iter().all(|a| a.kind != HostKind::Substitute) {
+            return Ok(None);
+        }
+        let names = self.names_at(held);
+        if names == *now.names() {
+            return Ok(None);
+        }
+        self.renderer_with(names).map(Some)
+    }
+
     pub fn player_info(&self, id: &crate::player_id::PlayerId) -> crate::render::PlayerInfo {
+        self.player_info_at(id, Some(u32::MAX))
+    }
+
+    /// `player_info` as the seat's holder when the round at `index` was resolved (`None`: at
+    /// set-up, before any host action).
+    pub fn player_info_at(&self, id: &PlayerId, index: Option<u32>) -> crate::render::PlayerInfo {
         crate::render::PlayerInfo {
             id: id.to_string(),
-            name: self
-                .config
-                .player(id)
-                .map_or_else(|| id.to_string(), |p| p.name.clone()),
+            name: self.name_at(id, index),
             token: self.secrets.tokens.contains_key(id),
         }
+    }
+
+    /// The display name of the person who held seat `id` when the round at schedule index
+    /// `index` resolved (`None`: at set-up): the one who left it at the first substitution
+    /// after that, else game.toml's (the holder now).
+    pub fn name_at(&self, id: &PlayerId, index: Option<u32>) -> String {
+        self.actions
+            .iter()
+            .filter(|a| a.kind == HostKind::Substitute && index.is_none_or(|i| a.index > i))
+            .find(|a| a.player.as_ref() == Some(id))
+            .and_then(|a| a.left.as_ref())
+            .map(|p| p.name.clone())
+            .or_else(|| self.config.player(id).map(|p| p.name.clone()))
+            .unwrap_or_else(|| id.to_string())
+    }
+
+    /// Every seat's display name when the round at `index` resolved (`name_at`).
+    pub fn names_at(&self, index: Option<u32>) -> std::collections::BTreeMap<String, String> {
+        self.config
+            .players
+            .iter()
+            .map(|p| (p.id.to_string(), self.name_at(&p.id, index)))
+            .collect()
+    }
+
+    /// Each person who held seat `id`, with the schedule index of the round they took it over in
+    /// (0: from the start), in order; the last is game.toml's.
+    pub fn tenures(&self, id: &PlayerId) -> Vec<(crate::host_record::Person, u32)> {
+        let mut tenures = Vec::new();
+        let mut from = 0;
+        for a in self
+            .actions
+            .iter()
+            .filter(|a| a.kind == HostKind::Substitute && a.player.as_ref() == Some(id))
+        {
+            if let Some(left) = &a.left {
+                tenures.push((left.clone(), from));
+            }
+            from = a.index;
+        }
+        if let Some(p) = self.config.player(id) {
+            tenures.push((
+                crate::host_record::Person {
+                    name: p.name.clone(),
+                    email: p.email.clone(),
+                    chat: p.chat.clone(),
+                },
+                from,
+            ));
+        }
+        tenures
+    }
+
+    /// game.toml agrees with the recorded tenures: a seat that changed hands names the person
+    /// the last substitution gave it to (a hand edit that gives it to someone else is an error
+    /// naming the seat: seats change hands with `adjudicate substitute`).
+    fn check_tenures(&self) -> Result<()> {
+        let path = self.dir.game_toml();
+        let mut last: std::collections::BTreeMap<&PlayerId, &Action> = Default::default();
+        for a in self
+            .actions
+            .iter()
+            .filter(|a| a.kind == HostKind::Substitute)
+        {
+            if let Some(id) = &a.player {
+                last.insert(id, a);
+            }
+        }
+        for (id, action) in last {
+            let Some(i) = self.config.players.iter().position(|p| &p.id == id) else {
+                return Err(Error::invalid(
+                    &path,
+                    "players",
+                    format!(
+                        "has no seat `{id}`, which changed hands in round {}'s host.toml (action {}): a seat stays in the game",
+                        action.index, action.n
+                    ),
+                ));
+            };
+            let (p, person) = (&self.config.players[i], action.person.as_ref());
+            let Some(person) = person else { continue };
+            for (key, has, recorded) in [
+                ("name", Some(&p.name), Some(&person.name)),
+                ("email", p.email.as_ref(), person.email.as_ref()),
+                ("chat", p.chat.as_ref(), person.chat.as_ref()),
+            ] {
+                if has != recorded {
+                    return Err(Error::invalid(
+                        &path,
+                        format!("players[{i}].{key}"),
+                        format!(
+                            "is {} but seat `{id}` was given to {} by `adjudicate substitute` (action {} of the round at index {}, host.toml), whose {key} is {}: a seat changes hands only with `adjudicate substitute`",
+                            has.map_or("not set".to_owned(), |v| format!("{v:?}")),
+                            person.name,
+                            action.n,
+                            action.index,
+                            recorded.map_or("not set".to_owned(), |v| format!("{v:?}")),
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 }

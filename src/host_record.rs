@@ -26,6 +26,11 @@ pub enum Kind {
     Enter,
     /// The last resolved round's results withdrawn; the round resolves again.
     Undo,
+    /// A player leaves the game: from the resolution of the round it was taken in, the game's
+    /// ruling for a seat that leaves applies (`Game::withdraw`).
+    Withdraw,
+    /// A new person takes over a seat (`person`), from the person who held it (`left`).
+    Substitute,
 }
 
 impl Kind {
@@ -38,7 +43,14 @@ impl Kind {
             Kind::Remind => "remind",
             Kind::Enter => "enter",
             Kind::Undo => "undo",
+            Kind::Withdraw => "withdraw",
+            Kind::Substitute => "substitute",
         }
+    }
+
+    /// Whether the action names a player (`player`).
+    pub fn names_player(self) -> bool {
+        matches!(self, Kind::Enter | Kind::Withdraw | Kind::Substitute)
     }
 }
 
@@ -62,7 +74,8 @@ pub struct Action {
     /// An announcement's text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
-    /// The player a version was entered for (`enter`), and when they sent it (RFC 3339).
+    /// The player a version was entered for (`enter`), who left (`withdraw`) or whose seat
+    /// changed hands (`substitute`); when an entered version was sent (RFC 3339).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub player: Option<crate::player_id::PlayerId>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -70,7 +83,22 @@ pub struct Action {
     /// The round whose results an undo withdrew (its folder holds them in `withdrawn-K/`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<u32>,
+    /// `substitute`: the person who takes the seat over, and the one who held it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub person: Option<Person>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub left: Option<Person>,
     pub reason: String,
+}
+
+/// Who holds a seat: what game.toml says of them (the seat's id stays).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Person {
+    pub name: String,
+    pub email: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chat: Option<String>,
 }
 
 impl Action {
@@ -94,6 +122,8 @@ impl Action {
             player: None,
             sent: None,
             round: None,
+            person: None,
+            left: None,
             reason: reason.trim().to_owned(),
         }
     }
@@ -161,7 +191,16 @@ pub fn load(path: &Path) -> Result<Vec<Action>> {
                     "is missing: an extend sets the round's deadline".into(),
                 ));
             }
-            (Kind::Pause | Kind::Announce | Kind::Remind | Kind::Enter | Kind::Undo, true) => {
+            (
+                Kind::Pause
+                | Kind::Announce
+                | Kind::Remind
+                | Kind::Enter
+                | Kind::Undo
+                | Kind::Withdraw
+                | Kind::Substitute,
+                true,
+            ) => {
                 return Err(bad(
                     "deadline",
                     format!("is not taken by a {}", a.kind.name()),
@@ -175,10 +214,23 @@ pub fn load(path: &Path) -> Result<Vec<Action>> {
                 "an undo, and only an undo, names the round it withdrew".into(),
             ));
         }
-        if (a.kind == Kind::Enter) != a.player.is_some() {
+        if a.kind.names_player() != a.player.is_some() {
             return Err(bad(
                 "player",
-                "an enter, and only an enter, names the player".into(),
+                "an enter, a withdraw and a substitute, and only these, name the player".into(),
+            ));
+        }
+        let substitute = a.kind == Kind::Substitute;
+        if substitute != a.person.is_some() || substitute != a.left.is_some() {
+            return Err(bad(
+                "person",
+                "a substitute, and only a substitute, names the person who takes the seat (`person`) and the one who leaves it (`left`)".into(),
+            ));
+        }
+        if let Some(p) = a.person.as_ref().filter(|p| p.name.trim().is_empty()) {
+            return Err(bad(
+                "person.name",
+                format!("is empty (email {:?})", p.email),
             ));
         }
         if let Some(sent) = &a.sent {
@@ -215,8 +267,8 @@ pub fn append(dir: &GameDir, round: u32, action: &Action) -> Result<()> {
     let mut actions = load(&path)?;
     actions.push(action.clone());
     let mut text = String::from(
-        "# The host's actions in this round, written by adjudicate (extend, pause, resume,\n\
-         # announce, remind); replayed where they happened. Do not edit.\n",
+        "# The host's actions in this round (extend, pause, resume, announce, remind, enter,\n\
+         # undo, withdraw, substitute), written by adjudicate and replayed. Do not edit.\n",
     );
     text.push_str(&toml::to_string(&File { action: actions }).expect("records serialize"));
     crate::game_dir::create_dir(&dir.round(round))?;

@@ -55,6 +55,10 @@ const COMMON: &[(&str, &str)] = &[
         "common/host.txt.tera",
         include_str!("../templates/common/host.txt.tera"),
     ),
+    (
+        "common/takeover.txt.tera",
+        include_str!("../templates/common/takeover.txt.tera"),
+    ),
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,10 +75,12 @@ pub enum Kind {
     Nothing,
     /// The notice of a host's action (`extend`, `pause`, `resume`, `announce`).
     Host,
+    /// The welcome of a person who takes over a seat (`substitute`).
+    Takeover,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 11] = [
         Kind::Public,
         Kind::Private,
         Kind::Ack,
@@ -85,6 +91,7 @@ impl Kind {
         Kind::Same,
         Kind::Nothing,
         Kind::Host,
+        Kind::Takeover,
     ];
 
     fn file(self) -> &'static str {
@@ -99,6 +106,7 @@ impl Kind {
             Kind::Same => "same.txt.tera",
             Kind::Nothing => "nothing.txt.tera",
             Kind::Host => "host.txt.tera",
+            Kind::Takeover => "takeover.txt.tera",
         }
     }
 }
@@ -272,6 +280,31 @@ pub struct HostContext<'a> {
     /// An announcement's text, as the host wrote it.
     pub text: Option<&'a str>,
     pub reason: &'a str,
+    /// `withdraw`: who leaves; `substitute`: who leaves the seat and who takes it over.
+    pub player: Option<String>,
+    pub newcomer: Option<String>,
+}
+
+/// The welcome of a person who takes over a seat: everything the seat was told privately so
+/// far, in order, and the submission it owes now.
+#[derive(Serialize)]
+pub struct TakeoverContext<'a> {
+    pub game: &'a GameInfo,
+    pub player: PlayerInfo,
+    /// Who held the seat before.
+    pub left: &'a str,
+    pub reason: &'a str,
+    /// The seat's new token (only this message ever holds it).
+    pub token: Option<&'a str>,
+    pub history: Vec<Told>,
+    pub skeleton: Option<String>,
+}
+
+/// One private message the seat received.
+#[derive(Serialize)]
+pub struct Told {
+    pub title: String,
+    pub text: String,
 }
 
 /// The reply to a message whose token did not match: it names no player and no token.
@@ -331,6 +364,11 @@ impl Renderer {
         })
     }
 
+    /// The display names the `name` filter uses.
+    pub fn names(&self) -> &BTreeMap<String, String> {
+        &self.names
+    }
+
     /// Compiles every template now (`check`: a broken override is an error before any tick).
     pub fn check(&self) -> Result<()> {
         Kind::ALL
@@ -381,7 +419,8 @@ impl Renderer {
             | Kind::Late
             | Kind::Same
             | Kind::Nothing
-            | Kind::Host => {
+            | Kind::Host
+            | Kind::Takeover => {
                 format!("common/{}", kind.file())
             }
             _ => format!("{}/{}", self.game.name(), kind.file()),

@@ -112,7 +112,7 @@ fn replay<G: Game>(ctx: &GameContext, mode: Mode) -> Result<ReplayOutcome> {
         if !ctx.dir.result(round).is_file() {
             break; // the round being played now
         }
-        let resolution = G::resolve(&state, ctx.config.seed);
+        let resolution = crate::tick::resolve_with_host::<G>(ctx, &state)?;
         let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
         // When the round closed is the tick's clock, not the rules': read from the archive.
         // (a broken file gives none, and the comparison below reports the difference)
@@ -157,7 +157,8 @@ impl ReplayOutcome {
         let Some(renderer) = renderer else {
             return Ok(());
         };
-        let reports = result.render::<G>(ctx, renderer)?;
+        let then = ctx.renderer_for(result.held(), renderer)?;
+        let reports = result.render::<G>(ctx, then.as_ref().unwrap_or(renderer))?;
         self.compare(&folder.join("public.txt"), reports.public.as_bytes())?;
         for (player, text) in &reports.private {
             let path = folder.join("private").join(format!("{player}.txt"));
@@ -331,7 +332,8 @@ impl WithGame for Rerender<'_> {
         };
         for &n in &rounds {
             let result = ResultFile::load(ctx, n)?;
-            let reports = result.render::<G>(ctx, &renderer)?;
+            let then = ctx.renderer_for(result.held(), &renderer)?;
+            let reports = result.render::<G>(ctx, then.as_ref().unwrap_or(&renderer))?;
             write_atomic(&ctx.dir.public(n), reports.public.as_bytes())?;
             for (player, text) in &reports.private {
                 write_atomic(&ctx.dir.private(n, player), text.as_bytes())?;

@@ -244,6 +244,12 @@ impl ResultFile {
         )
     }
 
+    /// Whose seats the reports were written to: at set-up for an opening, else when the round
+    /// resolved (`GameContext::name_at`).
+    pub fn held(&self) -> Option<u32> {
+        (!self.meta.opening).then_some(self.meta.index)
+    }
+
     pub fn render<G: Game>(&self, ctx: &GameContext, renderer: &Renderer) -> Result<Reports> {
         renderer.prepare(&[Kind::Public, Kind::Private])?;
         let game = self.game_info(ctx);
@@ -286,7 +292,7 @@ impl ResultFile {
             };
             let context = PrivateContext::for_player(
                 shared,
-                &ctx.player_info(&p.id),
+                &ctx.player_info_at(&p.id, self.held()),
                 self.private.get(&p.id).unwrap_or(&empty),
                 self.garnets.get(&p.id).copied().unwrap_or(0),
             );

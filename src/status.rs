@@ -101,7 +101,7 @@ impl WithGame for Status<'_> {
         for u in &origins.unused {
             unused.entry(u.player.as_ref()).or_default().push(u);
         }
-        let expected = G::expected(state);
+        let expected = ctx.expected::<G>(state);
         let valid = expected.iter().filter(|p| G::has_valid(state, p)).count();
         let _ = writeln!(out, "Valid submissions: {valid} of {}", expected.len());
         if let Some(limit) = ctx.config.schedule.as_ref().and_then(|s| s.missed_limit) {

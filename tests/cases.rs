@@ -28,6 +28,10 @@
 //! public_events = [{ kind = "gave", from = "b" }] # event streams (Final Ritual): these appear
 //! private_events.b = [{ kind = "gave" }]          #   in this order, each a subset of an event
 //! absent_events = [{ kind = "executed" }]         # no public event matches any of these
+//! [[case.step]]                                  # …or a player leaves (`adjudicate withdraw`):
+//! withdraw = "c"                                 #   the game's ruling, applied as the tick
+//! refused = "nobody else"                        #   does before the round resolves; optional:
+//!                                                #   the ruling refuses it (substring of why)
 //! ```
 
 use crate::support::{manifest_dir, player, subset_mismatch};
@@ -76,6 +80,9 @@ struct Step {
     notices: Option<toml::Table>,
     #[serde(default)]
     resolve: bool,
+    /// A player who leaves the game (`Game::withdraw`), and, if the ruling refuses, why.
+    withdraw: Option<String>,
+    refused: Option<String>,
     public: Option<toml::Table>,
     #[serde(default)]
     private: toml::Table,
@@ -183,9 +190,25 @@ fn run_case<G: Game>(case: &Case) -> Vec<String> {
             state = resolution.state;
             continue;
         }
+        if let Some(who) = &step.withdraw {
+            let id = PlayerId::parse(who).expect("step player ids are valid");
+            match (G::withdraw(&mut state, &id), &step.refused) {
+                (Ok(()), None) => {}
+                (Err(why), Some(expected)) if why.contains(expected.as_str()) => {}
+                (got, expected) => failures.push(format!(
+                    "{at}: withdraw {who}: expected {}, got {got:?}",
+                    expected
+                        .as_deref()
+                        .map_or("it to be accepted".into(), |e| format!(
+                            "a refusal saying {e:?}"
+                        ))
+                )),
+            }
+            continue;
+        }
         let (Some(player), Some(submit)) = (&step.player, &step.submit) else {
             failures.push(format!(
-                "{at}: a step needs `resolve = true` or `player` and `submit`"
+                "{at}: a step needs `resolve = true`, `withdraw`, or `player` and `submit`"
             ));
             break;
         };

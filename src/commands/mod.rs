@@ -20,7 +20,9 @@ mod send;
 mod simulate;
 mod site;
 mod status;
+mod substitute;
 mod undo;
+mod withdraw;
 
 use crate::error::{Error, Result};
 use crate::games::{GameId, WithMatch, bots::Simulated, dispatch_match};
@@ -64,6 +66,8 @@ enum Command {
     Remind(remind::Args),
     Enter(enter::Args),
     Undo(undo::Args),
+    Withdraw(withdraw::Args),
+    Substitute(substitute::Args),
 }
 
 /// Parses the process arguments and runs the command. On `--help`, `--version` or a usage
@@ -90,6 +94,8 @@ pub fn main() -> ExitCode {
         Command::Remind(args) => remind::run(args),
         Command::Enter(args) => enter::run(args),
         Command::Undo(args) => undo::run(args),
+        Command::Withdraw(args) => withdraw::run(args),
+        Command::Substitute(args) => substitute::run(args),
     };
     ExitCode::from(done.unwrap_or_else(|e| report_error(&e)))
 }

@@ -375,6 +375,17 @@ impl GameConfig {
         self.index.get(id).map(|i| &self.players[*i])
     }
 
+    /// The player a command line names (`bob`), if the game has them.
+    pub fn known_player(&self, text: &str) -> Option<PlayerId> {
+        PlayerId::named(text).filter(|id| self.player(id).is_some())
+    }
+
+    /// Why `text` names nobody, listing who the game has.
+    pub fn not_a_player(&self, text: &str) -> String {
+        let ids: Vec<&str> = self.players.iter().map(|p| p.id.as_str()).collect();
+        format!("`{text}` is not a player of this game ({})", ids.join(", "))
+    }
+
     pub fn player_ids(&self) -> Vec<PlayerId> {
         self.players.iter().map(|p| p.id.clone()).collect()
     }

@@ -382,6 +382,12 @@ pub trait Game: Archive {
         public.clone()
     }
 
+    /// The game's ruling for a seat that leaves (`adjudicate withdraw`, the game's README):
+    /// applied to the state just before the round it was taken in resolves, so that round and
+    /// every later one are played without the player. `Err` says why the rules cannot let this
+    /// player leave now (the command refuses it; nothing is recorded).
+    fn withdraw(state: &mut Self::State, player: &PlayerId) -> Result<(), String>;
+
     /// Resolves the current round. `seed` is the game's seed; draws use `crate::rng::stream`.
     fn resolve(state: &Self::State, seed: u64) -> Resolution<Self::State>;
 }

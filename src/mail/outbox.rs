@@ -35,9 +35,19 @@ pub enum MailKind {
     Host,
     /// The host's digest of what needs them after a tick (`[mail] host`).
     Digest,
+    /// The welcome of a person who takes over a seat (`substitute`), to them alone.
+    Takeover,
 }
 
 impl MailKind {
+    /// Whether it answers a message the player sent (an acknowledgement, a refusal).
+    pub fn is_reply(self) -> bool {
+        matches!(
+            self,
+            MailKind::Ack | MailKind::Reject | MailKind::Late | MailKind::Same | MailKind::Nothing
+        )
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             MailKind::Ack => "ack",
@@ -53,6 +63,7 @@ impl MailKind {
             MailKind::Nothing => "nothing",
             MailKind::Host => "host",
             MailKind::Digest => "digest",
+            MailKind::Takeover => "takeover",
         }
     }
 
@@ -73,7 +84,8 @@ impl MailKind {
             | MailKind::Opening
             | MailKind::Welcome
             | MailKind::Host
-            | MailKind::Digest => "auto-generated",
+            | MailKind::Digest
+            | MailKind::Takeover => "auto-generated",
         }
     }
 }

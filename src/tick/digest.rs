@@ -44,7 +44,7 @@ pub(super) fn items<G: Game>(
         && !G::is_over(state)
     {
         let round = G::round(state);
-        let expected = G::expected(state);
+        let expected = ctx.expected::<G>(state);
         let at_limit = crate::result_file::missed_in_a_row(ctx, round, &expected, limit)?;
         let beyond = crate::result_file::missed_in_a_row(ctx, round, &at_limit, limit + 1)?;
         for p in at_limit.iter().filter(|p| !beyond.contains(p)) {

@@ -30,15 +30,16 @@ pub fn enter<G: Game>(
             "the game is over: there is no round to enter a version for".into(),
         ));
     }
-    let id = crate::player_id::PlayerId::named(player)
-        .filter(|id| ctx.config.player(id).is_some())
-        .ok_or_else(|| {
-            let ids: Vec<&str> = ctx.config.players.iter().map(|p| p.id.as_str()).collect();
-            usage(format!(
-                "`{player}` is not a player of this game ({})",
-                ids.join(", ")
-            ))
-        })?;
+    let id = ctx
+        .config
+        .known_player(player)
+        .ok_or_else(|| usage(ctx.config.not_a_player(player)))?;
+    if let Some(left) = ctx.left(&id) {
+        return Err(usage(format!(
+            "{id} has left the game ({}): nothing is entered for them",
+            left.reason
+        )));
+    }
     if !G::plays(state, &id) {
         return Err(usage(format!("{id} has nothing to send in round {round}")));
     }

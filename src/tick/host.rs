@@ -34,6 +34,11 @@ pub enum Lever {
         text: String,
     },
     Remind,
+    /// A player leaves the game (the game's ruling for a seat that leaves applies when the
+    /// round resolves).
+    Withdraw {
+        player: String,
+    },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -79,6 +84,10 @@ pub fn act<G: Game>(
     }
     let deadline = ctx.deadline(index);
     let paused = ctx.paused(index);
+    let player = match &lever {
+        Lever::Withdraw { player } => Some(withdrawable::<G>(ctx, state, player)?),
+        _ => None,
+    };
     let (kind, new_deadline, text) = check(ctx, &lever, index, deadline, paused, now)?;
     // what a killed run left half-written: under the lock, nobody else's
     ctx.dir.sweep_temp(&[round])?;
@@ -86,6 +95,7 @@ pub fn act<G: Game>(
         deadline: new_deadline.map(clock::rfc3339),
         was: new_deadline.and(deadline).map(clock::rfc3339),
         text,
+        player,
         ..Action::next(&ctx.actions, kind, index, now, reason)
     };
     // Recorded before it takes effect: a run killed after this line leaves the action taken
@@ -184,7 +194,7 @@ fn publish<G: Game>(
     let renderer = ctx.renderer()?;
     // the notice as players in `info.zone` read it (the game's zone: the public file)
     let render = |info: &crate::render::GameInfo| -> Result<(String, String)> {
-        let heading = heading(action, info);
+        let heading = heading(action, info, who_leaves(ctx, action));
         let human = |t: Option<Timestamp>| t.map(|t| clock::human_in(t, info.zone.as_ref()));
         let context = HostContext {
             game: info,
@@ -200,6 +210,8 @@ fn publish<G: Game>(
             left: (action.kind == Kind::Pause).then(|| left.clone()).flatten(),
             text: action.text.as_deref(),
             reason: &action.reason,
+            player: who_leaves(ctx, action),
+            newcomer: action.person.as_ref().map(|p| p.name.clone()),
         };
         Ok((heading, renderer.render(Template::Host, &context)?))
     };
@@ -229,6 +241,9 @@ fn publish<G: Game>(
     }
     if crate::mail::chat::any(&ctx.config) {
         mail.queue_chat(crate::mail::chat::PUBLIC, &public.to(ctx, Recipient::List))?;
+    }
+    if action.kind == Kind::Substitute {
+        super::substitute::welcome::<G>(mail, &renderer, state, round, action)?;
     }
     // written last: a run killed before it publishes the notice again (`finish_notices`)
     mail.plan.dir(ctx.dir.notices(round));
@@ -285,6 +300,7 @@ fn check(
             }
             Ok((Kind::Announce, None, Some(text.trim_end().to_owned())))
         }
+        Lever::Withdraw { .. } => Ok((Kind::Withdraw, None, None)),
         Lever::Remind => {
             if let Some(at) = paused {
                 return usage(format!(
@@ -302,6 +318,35 @@ fn check(
             }
         }
     }
+}
+
+/// The player a withdrawal names, if they can leave now: a player of the game who has not left,
+/// and whom the game's ruling lets go (never the last one).
+fn withdrawable<G: Game>(
+    ctx: &GameContext,
+    state: &G::State,
+    player: &str,
+) -> Result<crate::player_id::PlayerId> {
+    let usage = |m: String| Err(Error::Usage(m));
+    let Some(id) = ctx.config.known_player(player) else {
+        return usage(ctx.config.not_a_player(player));
+    };
+    if let Some(left) = ctx.left(&id) {
+        return usage(format!(
+            "{id} has already left the game (action {} of round {}'s host.toml: {})",
+            left.n, left.index, left.reason
+        ));
+    }
+    let index = G::rounds_played(state);
+    let mut after = state.clone();
+    for (gone, _) in ctx.withdrawals(index) {
+        // those already leaving this round leave first
+        let _ = G::withdraw(&mut after, gone);
+    }
+    if let Err(why) = G::withdraw(&mut after, &id) {
+        return usage(format!("{id} cannot leave the game now: {why}"));
+    }
+    Ok(id)
 }
 
 /// The round's deadline after an extension: later than now and than the current one, and
@@ -355,8 +400,17 @@ fn extension(
     Ok(new)
 }
 
+/// Who leaves a seat: the player who withdraws, or the person a substitute replaces.
+fn who_leaves(ctx: &GameContext, action: &Action) -> Option<String> {
+    match (&action.left, &action.player) {
+        (Some(left), _) => Some(left.name.clone()),
+        (None, Some(id)) if action.kind == Kind::Withdraw => Some(ctx.name_at(id, None)),
+        _ => None,
+    }
+}
+
 /// After the title on a notice's first line, and in its subject.
-fn heading(action: &Action, info: &crate::render::GameInfo) -> String {
+fn heading(action: &Action, info: &crate::render::GameInfo, leaves: Option<String>) -> String {
     let round = info.round;
     match action.kind {
         Kind::Extend => format!(
@@ -372,6 +426,18 @@ fn heading(action: &Action, info: &crate::render::GameInfo) -> String {
         Kind::Remind => format!("round {round}: a reminder"),
         Kind::Enter => format!("round {round}: a version entered by the host"),
         Kind::Undo => format!("round {round}'s results are withdrawn"),
+        Kind::Withdraw => format!(
+            "{} has left the game",
+            leaves.as_deref().unwrap_or("a player")
+        ),
+        Kind::Substitute => format!(
+            "{} takes over {}'s seat",
+            action
+                .person
+                .as_ref()
+                .map_or("a new player", |p| p.name.as_str()),
+            leaves.as_deref().unwrap_or("a player")
+        ),
     }
 }
 
@@ -409,7 +475,10 @@ type ZoneGroup<'s> = (
 /// game's zone first, then each other zone in order of first appearance.
 fn by_zone<'s, G: Game>(ctx: &'s GameContext, state: &'s G::State) -> Vec<ZoneGroup<'s>> {
     let mut groups: Vec<ZoneGroup<'s>> = vec![(None, Vec::new())];
-    for id in G::roster(state) {
+    for id in G::roster(state)
+        .into_iter()
+        .filter(|id| ctx.left(id).is_none())
+    {
         let own = ctx.config.player(id).and_then(|p| p.tz.as_ref());
         match groups.iter_mut().find(|(z, _)| *z == own) {
             Some((_, ids)) => ids.push(id.clone()),
@@ -484,7 +553,7 @@ fn remind_all<G: Game>(
     received: &Receiving,
     (now, deadline, action): (Timestamp, Timestamp, &Action),
 ) -> Result<usize> {
-    let expected = G::expected(state);
+    let expected = mail.ctx.expected::<G>(state);
     let left = clock::relative(now, deadline);
     super::answer::remind_players::<G>(
         renderer,
@@ -533,7 +602,13 @@ pub(super) fn finish_notices<G: Game>(mail: &mut Mailer<'_>, state: &G::State) -
 fn has_notice(kind: Kind) -> bool {
     matches!(
         kind,
-        Kind::Extend | Kind::Pause | Kind::Resume | Kind::Announce | Kind::Undo
+        Kind::Extend
+            | Kind::Pause
+            | Kind::Resume
+            | Kind::Announce
+            | Kind::Undo
+            | Kind::Withdraw
+            | Kind::Substitute
     )
 }
 
@@ -542,6 +617,36 @@ pub(super) fn notice_path(ctx: &GameContext, round: u32, action: &Action) -> std
     ctx.dir
         .notices(round)
         .join(format!("{}-{}.txt", action.n, action.kind.name()))
+}
+
+/// Publishes what the round's recorded actions have not published yet (`action` among them),
+/// as a tick would, and runs the send step: for a command that changed game.toml after
+/// recording its action (`substitute`), with the game loaded again.
+pub(super) fn publish_recorded<G: Game>(
+    ctx: &GameContext,
+    action: &Action,
+    round: u32,
+    send: bool,
+) -> Result<Done> {
+    let file = set_up::<G>(ctx)?;
+    let mut plan = Plan::default();
+    let mut report = TickReport::default();
+    let deadline = ctx.deadline(G::rounds_played(&file.game));
+    let mut mail = Mailer::new(ctx, &mut plan, &mut report, deadline);
+    finish_notices::<G>(&mut mail, &file.game)?;
+    let mut done = Done {
+        action: action.clone(),
+        round,
+        notice: Some(notice_path(ctx, round, action)),
+        queued: mail.report.queued.len(),
+        unmailed: mail.report.unmailed.len(),
+        mail: None,
+    };
+    plan.commit()?;
+    if send && let Some(sender) = Sender::new(&ctx.config.mail, &ctx.secrets)? {
+        done.mail = Some(send_outbox(&ctx.dir, &sender)?);
+    }
+    Ok(done)
 }
 
 /// The game's state for a lever: one needs a game the first tick has set up.

@@ -30,9 +30,10 @@ mod publish;
 mod queue;
 mod receive;
 mod resolve;
+pub mod substitute;
 pub mod undo;
 
-pub use apply::{check_applied, closed_round_files, finish, reapply};
+pub use apply::{check_applied, closed_round_files, finish, reapply, resolve_with_host};
 use publish::publish;
 use queue::Mailer;
 use resolve::Due;
@@ -251,7 +252,7 @@ fn play_round<G: Game>(
     // the notice of a host's action a killed run recorded but did not publish
     host::finish_notices::<G>(&mut mail, &file.game)?;
     let received = receive::receive::<G>(opts, &mut mail, file, seen)?;
-    let expected = G::expected(&file.game);
+    let expected = ctx.expected::<G>(&file.game);
     let valid = expected
         .iter()
         .filter(|p| G::has_valid(&file.game, p))

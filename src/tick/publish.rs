@@ -115,7 +115,7 @@ fn bcc_batches<'p>(
         return Vec::new();
     }
     let mut mailed = Vec::new();
-    for id in players {
+    for id in players.filter(|id| mail.ctx.left(id).is_none()) {
         if config.player(id).is_some_and(|p| p.email.is_some()) {
             mailed.push(id.clone());
         } else {

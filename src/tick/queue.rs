@@ -70,6 +70,13 @@ impl<'a> Mailer<'a> {
 
     pub(super) fn queue(&mut self, mail: Mail) -> Result<()> {
         let config = &self.ctx.config;
+        // A player who left the game gets answers to what they send, and nothing else.
+        if let Recipient::Player(id) = &mail.to
+            && !mail.kind.is_reply()
+            && self.ctx.left(id).is_some()
+        {
+            return Ok(());
+        }
         if let Recipient::Player(id) = &mail.to
             && crate::mail::chat::by_chat(config, id)
         {

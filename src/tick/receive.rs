@@ -203,8 +203,16 @@ fn receive_one<G: Game>(
     );
     // Spec README, "When a version counts": after the deadline, archived but never applied.
     let late = mail.deadline.filter(|d| reached > *d);
-    let refused = screened.doc.is_err() || late.is_some();
+    // A player who left the game is answered, never read (`adjudicate withdraw`).
+    let gone = ctx
+        .left(&player)
+        .filter(|a| a.index <= G::rounds_played(&file.game));
+    let refused = screened.doc.is_err() || late.is_some() || gone.is_some();
     let mut outcome = match (&screened.doc, late) {
+        _ if gone.is_some() => Outcome::refused(Problem::general(format!(
+            "you have left this game (the host withdrew you: {}); nothing you send is read",
+            gone.map_or("", |a| a.reason.trim_end_matches('.'))
+        ))),
         (_, Some(d)) => {
             let (at, deadline) = clock::human_apart(reached, d);
             Outcome::refused(Problem::general(format!(
@@ -216,6 +224,10 @@ fn receive_one<G: Game>(
     };
     if late.is_none() {
         finish::<G>(ctx, &file.game, &player, &mut outcome);
+    }
+    if gone.is_some() {
+        outcome.plays = false;
+        outcome.if_not_fixed = None;
     }
     let archived = (screened.archive != bytes).then(|| sha256_hex(&screened.archive));
     mail.plan

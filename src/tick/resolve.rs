@@ -65,7 +65,7 @@ pub(super) fn resolve_round<G: Game>(
     let ctx = mail.ctx;
     let round = G::round(&file.game);
     let index = G::rounds_played(&file.game);
-    let resolution = G::resolve(&file.game, ctx.config.seed);
+    let resolution = super::apply::resolve_with_host::<G>(ctx, &file.game)?;
     let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
     // The round closes at `dated`: the next round takes every version that reaches the host
     // after it, even before this round's scheduled deadline (an early close, `--force`).

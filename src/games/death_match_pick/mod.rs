@@ -329,6 +329,12 @@ impl Game for DeathMatchPick {
         ))
     }
 
+    /// Ruling (README, "A seat that leaves"): the pick is one round; a person who leaves the
+    /// season during it is recorded as a season event, and the pick runs with its defaults.
+    fn withdraw(_: &mut State, _: &PlayerId) -> Result<(), String> {
+        Err("a Death Match pick is not left: record the departure with `adjudicate season event` (the pick's defaults apply)".into())
+    }
+
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
         let mut taken: BTreeSet<PlayerId> = BTreeSet::new();
         let mut picks = Vec::new();

@@ -97,6 +97,7 @@ impl Game for FinalRitual {
             players.insert(
                 p.id.clone(),
                 PlayerState {
+                    left: false,
                     seat,
                     role,
                     alive: true,
@@ -176,6 +177,10 @@ impl Game for FinalRitual {
         } else {
             "a random card of your hand is dedicated, you announce nothing (one random oracle if you hold 4), you obey every order, and \"any\" cards are chosen at random".into()
         }
+    }
+
+    fn withdraw(state: &mut State, player: &PlayerId) -> Result<(), String> {
+        state.withdraw(player)
     }
 
     fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {

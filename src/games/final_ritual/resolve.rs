@@ -205,7 +205,7 @@ fn public_of(state: &State, round: u32, turns: Vec<Turn>, defaults: Vec<PlayerId
         executed: state
             .seats()
             .into_iter()
-            .filter(|id| !state.players[id].alive)
+            .filter(|id| !state.players[id].alive && !state.players[id].left)
             .collect(),
         altar_count: state.altar.total(),
         hand_counts: state

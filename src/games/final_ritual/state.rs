@@ -90,6 +90,10 @@ pub struct PlayerState {
     pub seat: u32,
     pub role: Role,
     pub alive: bool,
+    /// Left the game (`adjudicate withdraw`, ruling 17): out of it like an executed priest, but
+    /// not executed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub left: bool,
     pub marks: u32,
     pub hand: Cards,
     pub oracles: Vec<Oracle>,
@@ -224,6 +228,35 @@ impl State {
             .collect()
     }
 
+    /// Ruling 17: a seat that leaves is out of the game from the start of the round's turns:
+    /// its resources and oracles leave the game, it takes no more turns and orders naming it are
+    /// skipped, as for an executed priest; but it is not executed (the Traitor's goal does not
+    /// count it, and its role is revealed only with every role at the end). If one priest is
+    /// left, they win as the last alive.
+    pub fn withdraw(&mut self, id: &PlayerId) -> Result<(), String> {
+        if self.finished {
+            return Err("the game is over".into());
+        }
+        if !self.living().iter().any(|p| p != id) {
+            return Err("nobody else is left in the game".into());
+        }
+        let me = self
+            .players
+            .get_mut(id)
+            .ok_or_else(|| format!("{id} is not a player of this game"))?;
+        if !me.alive {
+            return Err(format!(
+                "{id} has been executed: they are out of the game already"
+            ));
+        }
+        me.alive = false;
+        me.left = true;
+        me.plan = None;
+        self.removed.add_all(std::mem::take(&mut me.hand));
+        self.removed_oracles.append(&mut me.oracles);
+        Ok(())
+    }
+
     pub fn is_alive(&self, id: &PlayerId) -> bool {
         self.players.get(id).is_some_and(|p| p.alive)
     }
@@ -237,7 +270,7 @@ impl State {
             Goal::Execution => self
                 .players
                 .iter()
-                .any(|(other, q)| other != id && !q.alive),
+                .any(|(other, q)| other != id && !q.alive && !q.left),
         }
     }
 

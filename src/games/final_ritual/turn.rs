@@ -44,6 +44,17 @@ impl Table {
 
     /// Plays every living player's turn, until the round ends or the game does.
     pub fn play_round(&mut self) {
+        // ruling 17: the others left the game; the last priest in it wins
+        if let [last] = self.state.living().as_slice() {
+            let last = last.clone();
+            let how = if self.state.goal_holds(&last) {
+                WinBy::Goal
+            } else {
+                WinBy::LastAlive
+            };
+            self.win(&last, how);
+            return;
+        }
         let Some(first) = self.state.first_player() else {
             return;
         };

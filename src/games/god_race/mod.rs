@@ -79,6 +79,7 @@ impl Game for GodRace {
             players.insert(
                 p.id.clone(),
                 PlayerState {
+                    left: false,
                     meadow,
                     support: Vec::new(),
                     candles: Vec::new(),
@@ -177,12 +178,17 @@ impl Game for GodRace {
         if state.finished {
             Vec::new()
         } else {
-            state.players.keys().cloned().collect()
+            let playing = state.players.iter().filter(|(_, p)| !p.left);
+            playing.map(|(id, _)| id.clone()).collect()
         }
     }
 
     fn plays(state: &State, player: &PlayerId) -> bool {
-        !state.finished && state.players.contains_key(player)
+        !state.finished && state.players.get(player).is_some_and(|p| !p.left)
+    }
+
+    fn withdraw(state: &mut State, player: &PlayerId) -> Result<(), String> {
+        state.withdraw(player)
     }
 
     fn has_valid(state: &State, player: &PlayerId) -> bool {

@@ -194,6 +194,9 @@ pub fn advance(state: &mut State, seed: u64, notes: &mut impl Notes) -> Step {
         .iter()
         .enumerate()
         .map(|(i, (id, p))| {
+            if p.left {
+                return p.meadow; // ruling 15
+            }
             p.live.meadow.unwrap_or_else(|| {
                 notes.defaulted(i, "your next meadow (no valid meadow was sent)");
                 let others: Vec<God> = God::ALL
@@ -422,6 +425,9 @@ fn race_round(state: &mut State, notes: &mut impl Notes, seed: u64) -> Race {
     let mut gifts: Vec<Gift> = Vec::new();
     let round = state.round;
     for (i, (id, me)) in state.players.iter_mut().enumerate() {
+        if me.left {
+            continue; // ruling 15: its hand goes back to the box unplayed
+        }
         let placement = me.live.placement.take().unwrap_or_else(|| {
             notes.defaulted(i, "your orb placement (no valid placement was sent)");
             random_placement(
@@ -514,6 +520,10 @@ fn draw_hands(state: &mut State, seed: u64, round: u32) {
         // The hand's allocation is reused from round to round.
         let hand = &mut p.hand;
         hand.clear();
+        if p.left {
+            p.meadow_orb = None; // ruling 15: a seat that left draws nothing
+            continue;
+        }
         for _ in 0..3 {
             if pool.is_empty() {
                 break;

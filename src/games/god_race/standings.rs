@@ -9,6 +9,9 @@ use crate::doc::Choice;
 pub struct Standings {
     pub god_points: [u32; 5],
     pub scores: Vec<u32>,
+    /// Ruling 15: seats that left the game, ranked with nobody.
+    pub left: Vec<bool>,
+    /// The highest and lowest scores of those still in the game.
     pub top: u32,
     pub bottom: u32,
 }
@@ -20,14 +23,15 @@ impl Standings {
         self.top != self.bottom
     }
     pub fn winner(&self, i: usize) -> bool {
-        self.decided() && self.scores[i] == self.top
+        self.decided() && !self.left[i] && self.scores[i] == self.top
     }
     pub fn elimination(&self, i: usize) -> bool {
-        self.decided() && self.scores[i] == self.bottom
+        self.decided() && !self.left[i] && self.scores[i] == self.bottom
     }
     /// Tokens of Life won by player `i`: two for a sole winner, one each for joint winners.
     pub fn tokens(&self, i: usize) -> u32 {
-        match self.scores.iter().filter(|s| **s == self.top).count() {
+        let winners = (0..self.scores.len()).filter(|i| self.winner(*i)).count();
+        match winners {
             _ if !self.winner(i) => 0,
             1 => 2,
             _ => 1,
@@ -41,7 +45,9 @@ impl Standings {
 pub(super) fn finish(state: &mut State) -> Standings {
     let standings = final_standings(state);
     for (p, score) in state.players.values_mut().zip(&standings.scores) {
-        p.garnets += i64::from(*score);
+        if !p.left {
+            p.garnets += i64::from(*score);
+        }
     }
     standings
 }
@@ -100,10 +106,19 @@ impl Standings {
             .values()
             .map(|p| p.support.iter().map(|g| god_points[*g as usize]).sum())
             .collect();
+        let left: Vec<bool> = state.players.values().map(|p| p.left).collect();
+        let staying = || {
+            scores
+                .iter()
+                .zip(&left)
+                .filter(|(_, l)| !**l)
+                .map(|(s, _)| *s)
+        };
         Standings {
             god_points,
-            top: scores.iter().copied().max().unwrap_or(0),
-            bottom: scores.iter().copied().min().unwrap_or(0),
+            top: staying().max().unwrap_or(0),
+            bottom: staying().min().unwrap_or(0),
+            left,
             scores,
         }
     }

@@ -61,6 +61,10 @@ pub struct PlayerState {
     pub meadow_orb: Option<God>,
     #[serde(default, skip_serializing_if = "Live::is_empty")]
     pub live: Live,
+    /// Left the game (`adjudicate withdraw`, ruling 15): it draws, places, lights and moves
+    /// nothing more, and is ranked with nobody at the end.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub left: bool,
 }
 
 /// The latest valid value of each part of this round's submission.
@@ -116,3 +120,30 @@ pub struct Gift {
 }
 
 pub const CANDLE_PRICE: i64 = 4;
+
+impl State {
+    /// Ruling 15: a seat that leaves gives up what it would do this round (its hand goes back
+    /// to the box unplayed when the round resolves), keeps its meadow, draws nothing more, and
+    /// is ranked with nobody at the end. In round 0 its scoring orbs are drawn as for any
+    /// missing submission, so the box holds what the rules put in it.
+    pub fn withdraw(&mut self, id: &PlayerId) -> Result<(), String> {
+        if self.finished {
+            return Err("the game is over".into());
+        }
+        if !self.players.iter().any(|(p, s)| p != id && !s.left) {
+            return Err("nobody else is left in the game".into());
+        }
+        let me = self
+            .players
+            .get_mut(id)
+            .ok_or_else(|| format!("{id} is not a player of this game"))?;
+        me.left = true;
+        let support = me.live.support.take();
+        me.live = Live::default();
+        if self.round == 0 {
+            // round 0: the scoring orbs are the seat's whatever happens; what it chose stands
+            me.live.support = support;
+        }
+        Ok(())
+    }
+}

@@ -288,6 +288,13 @@ impl Game for MeadowAssignment {
         ))
     }
 
+    /// Ruling (README, "A seat that leaves"): the assignment is one round; a person who leaves
+    /// the season during it is recorded as a season event, and the assignment runs with its
+    /// defaults.
+    fn withdraw(_: &mut State, _: &PlayerId) -> Result<(), String> {
+        Err("a meadow assignment is not left: record the departure with `adjudicate season event` (the assignment's defaults apply)".into())
+    }
+
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
         let lists: Vec<&BTreeMap<PlayerId, God>> = state
             .assigners

@@ -76,6 +76,7 @@ impl Game for PlanarControl {
                     (
                         p.id.clone(),
                         PlayerState {
+                            left: false,
                             alignment,
                             plane,
                             garnets: p.garnets,
@@ -140,7 +141,7 @@ impl Game for PlanarControl {
 
     fn expected(state: &State) -> Vec<PlayerId> {
         match state.phase {
-            Phase::Main => state.players.keys().cloned().collect(),
+            Phase::Main => state.staying().map(|(id, _)| id.clone()).collect(),
             Phase::Elimination => state.winners(),
             Phase::Over => Vec::new(),
         }
@@ -158,6 +159,10 @@ impl Game for PlanarControl {
             (_, Some(plane)) if plane.is_large() => "you abstain".into(),
             _ => "you divine nobody".into(),
         }
+    }
+
+    fn withdraw(state: &mut State, player: &PlayerId) -> Result<(), String> {
+        state.withdraw(player)
     }
 
     fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {

@@ -70,7 +70,11 @@ struct Divination {
 /// stronger; a three-way tie is nobody's.
 pub fn control(state: &State, plane: Plane) -> Option<Alignment> {
     let mut counts: BTreeMap<Alignment, usize> = BTreeMap::new();
-    for p in state.players.values().filter(|p| p.plane == plane) {
+    for p in state
+        .players
+        .values()
+        .filter(|p| p.plane == plane && !p.left)
+    {
         *counts.entry(p.alignment).or_default() += 1;
     }
     let top = counts.values().copied().max()?;
@@ -170,8 +174,7 @@ fn main_round(state: &State, seed: u64) -> Resolution<State> {
         banished,
         control: control.clone(),
         planes: next
-            .players
-            .iter()
+            .staying()
             .map(|(id, p)| (id.clone(), p.plane))
             .collect(),
         next_round: None,
@@ -181,7 +184,11 @@ fn main_round(state: &State, seed: u64) -> Resolution<State> {
     next.rounds_played += 1;
     if state.round >= state.options.rounds {
         // End of the main game: small planes +1 garnet, alignments revealed, the winner.
-        for p in next.players.values_mut().filter(|p| !p.plane.is_large()) {
+        for p in next
+            .players
+            .values_mut()
+            .filter(|p| !p.plane.is_large() && !p.left)
+        {
             p.garnets += 1;
         }
         let winner = match (control.get(&Plane::Earth), control.get(&Plane::Thera)) {
@@ -193,7 +200,7 @@ fn main_round(state: &State, seed: u64) -> Resolution<State> {
         next.winner = winner;
         let mut tokens = Vec::new();
         for (id, p) in next.players.iter_mut() {
-            if Some(p.alignment) == winner {
+            if Some(p.alignment) == winner && !p.left {
                 p.token = true;
                 p.garnets += 2;
                 tokens.push(id.clone());
@@ -224,8 +231,7 @@ fn elimination(state: &State, seed: u64) -> Resolution<State> {
     let mut candidates = BTreeMap::new();
     for alignment in state.losing_alignments() {
         let members: Vec<PlayerId> = state
-            .players
-            .iter()
+            .staying()
             .filter(|(_, p)| p.alignment == alignment)
             .map(|(id, _)| id.clone())
             .collect();
@@ -398,6 +404,7 @@ mod tests {
                 .enumerate()
                 .map(|(i, (alignment, plane))| {
                     let p = PlayerState {
+                        left: false,
                         alignment: *alignment,
                         plane: *plane,
                         garnets: 0,

@@ -147,6 +147,9 @@ pub struct PlayerState {
     pub token: bool,
     #[serde(default, skip_serializing_if = "Live::is_empty")]
     pub live: Live,
+    /// Left the game (`adjudicate withdraw`, ruling 12): on no plane from then on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub left: bool,
 }
 
 /// The latest valid choice of the round being played.
@@ -181,9 +184,34 @@ impl State {
     pub fn on(&self, plane: Plane) -> Vec<PlayerId> {
         self.players
             .iter()
-            .filter(|(_, p)| p.plane == plane)
+            .filter(|(_, p)| p.plane == plane && !p.left)
             .map(|(id, _)| id.clone())
             .collect()
+    }
+
+    /// Ruling 12: a seat that leaves leaves the planes: from the round it leaves it is on
+    /// none, so it is not counted for control, cannot be banished, and votes cast for it are
+    /// void; its own votes and divinations of that round do not count; at the end it wins
+    /// nothing, votes for nobody and cannot be an Elimination Candidate.
+    pub fn withdraw(&mut self, id: &PlayerId) -> Result<(), String> {
+        if self.phase == Phase::Over {
+            return Err("the game is over".into());
+        }
+        if !self.players.iter().any(|(p, s)| p != id && !s.left) {
+            return Err("nobody else is left in the game".into());
+        }
+        let me = self
+            .players
+            .get_mut(id)
+            .ok_or_else(|| format!("{id} is not a player of this game"))?;
+        me.left = true;
+        me.live = Live::default();
+        Ok(())
+    }
+
+    /// The players still in the game.
+    pub fn staying(&self) -> impl Iterator<Item = (&PlayerId, &PlayerState)> {
+        self.players.iter().filter(|(_, p)| !p.left)
     }
 
     /// The winners of the main game (elimination phase).
@@ -192,7 +220,7 @@ impl State {
             Some(w) => self
                 .players
                 .iter()
-                .filter(|(_, p)| p.alignment == w)
+                .filter(|(_, p)| p.alignment == w && !p.left)
                 .map(|(id, _)| id.clone())
                 .collect(),
             None => Vec::new(),

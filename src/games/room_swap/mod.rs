@@ -159,6 +159,10 @@ impl Game for RoomSwap {
         Some(resolve::opening(state))
     }
 
+    fn withdraw(state: &mut State, player: &PlayerId) -> Result<(), String> {
+        state.withdraw(player)
+    }
+
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
         resolve::resolve(state, seed)
     }

@@ -155,9 +155,10 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
         SIX_PLAYER_TABLE
     };
     let scoring = scoring_rooms(table, &rooms).unwrap_or_default();
+    // Ruling 17: a seat that left is in a room but scores nothing
     let scorers: Vec<PlayerId> = final_rooms
         .iter()
-        .filter(|(_, (r, _))| scoring.contains(r))
+        .filter(|(id, (r, _))| scoring.contains(r) && !state.players[*id].left)
         .map(|(id, _)| id.clone())
         .collect();
 
@@ -221,9 +222,10 @@ fn final_rooms(state: &State, seed: u64) -> (FinalRooms, Vec<PlayerId>) {
     if state.phase == Phase::Token {
         return (final_rooms, defaults);
     }
-    for id in &state.playing() {
+    for id in &state.seated() {
         let live = &state.players[id].live;
         let choice = match live.room {
+            _ if state.players[id].left => (default_room(state, id, seed), "left"),
             Some(room) if live.room_note.is_some() => (room, "fallback"),
             Some(room) => (room, "chosen"),
             None => {

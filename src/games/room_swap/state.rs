@@ -83,6 +83,10 @@ pub struct PlayerState {
     pub carried_tokens: u32,
     #[serde(skip_serializing_if = "is_default")]
     pub live: Live,
+    /// Left the game (`adjudicate withdraw`, ruling 17): its room is drawn each round, it
+    /// scores nothing and sends nothing.
+    #[serde(skip_serializing_if = "is_default")]
+    pub left: bool,
 }
 
 /// The current round's choices and effects for one player; cleared when the round resolves.
@@ -135,14 +139,47 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 }
 
 impl State {
-    /// The players who choose a room this round.
+    /// The players who choose a room (or give the Token) this round.
     pub fn playing(&self) -> Vec<PlayerId> {
+        let mut playing = self.seated();
+        playing.retain(|id| !self.players.get(id).is_some_and(|p| p.left));
+        playing
+    }
+
+    /// Who is in a room this round: those playing, and the seats that left the game (ruling
+    /// 17: their rooms are drawn, so the table's counts stay whole).
+    pub fn seated(&self) -> Vec<PlayerId> {
         match self.phase {
             Phase::Main => self.players.keys().cloned().collect(),
             Phase::Tiebreak => self.contenders.clone(),
             Phase::Token => self.token_giver.iter().cloned().collect(),
             Phase::Over => Vec::new(),
         }
+    }
+
+    /// Ruling 17: a seat that leaves keeps its place in the rooms (drawn each round like a
+    /// default), and from the round it leaves scores nothing, holds no points, and sends nothing.
+    pub fn withdraw(&mut self, id: &PlayerId) -> Result<(), String> {
+        if self.phase == Phase::Over {
+            return Err("the game is over".into());
+        }
+        if !self
+            .players
+            .keys()
+            .any(|p| p != id && !self.players[p].left)
+        {
+            return Err("nobody else is left in the game".into());
+        }
+        let player = self
+            .players
+            .get_mut(id)
+            .ok_or_else(|| format!("{id} is not a player of this game"))?;
+        player.left = true;
+        player.points = 0;
+        let live = &mut player.live;
+        (live.room, live.initial_room, live.fallback, live.room_note) = (None, None, None, None);
+        live.give_token = None;
+        Ok(())
     }
 
     /// The Elimination Candidates, once the main game has named them.
