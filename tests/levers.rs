@@ -3,7 +3,8 @@
 //! told to the players, and replayed where it happened.
 
 use crate::support::{
-    OTHERS, Run, adjudicate, bobs_mail, everyone_but_bob, flat, submit, text, tick,
+    OTHERS, adjudicate, bobs_mail, everyone_but_bob, first_resolved, flat, lever, messages, ok,
+    play_to_end, submit, text, tick, toml_of,
 };
 use std::fs;
 use std::path::Path;
@@ -11,38 +12,6 @@ use std::path::Path;
 /// The Room Swap example, everyone but Bob on file since 09:00.
 fn game() -> tempfile::TempDir {
     everyone_but_bob("")
-}
-
-/// `adjudicate <lever> DIR args… --now NOW`.
-fn lever(name: &str, dir: &Path, args: &[&str], now: &str) -> Run {
-    let mut all: Vec<String> = vec![name.into(), dir.display().to_string()];
-    all.extend(args.iter().map(|s| s.to_string()));
-    all.extend(["--now".into(), now.into()]);
-    adjudicate(all)
-}
-
-fn ok(run: Run) -> Run {
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    run
-}
-
-fn toml_of(path: &Path) -> toml::Table {
-    toml::from_str(&text(path)).unwrap()
-}
-
-/// Every message in outbox/ and sent/ whose name starts with `prefix`.
-fn messages(dir: &Path, prefix: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for folder in ["outbox", "sent"] {
-        if let Ok(entries) = fs::read_dir(dir.join(folder)) {
-            for entry in entries.flatten() {
-                if entry.file_name().to_string_lossy().starts_with(prefix) {
-                    out.push(text(&entry.path()));
-                }
-            }
-        }
-    }
-    out
 }
 
 #[test]
@@ -940,38 +909,6 @@ fn an_undo_killed_at_any_rename_is_finished_by_the_next_tick() {
     );
     assert!(kill_points >= 5, "only {kill_points} kill points");
     assert!(recorded >= 4, "killed after the record: {recorded}");
-}
-
-/// Ticks with `--force` a day apart from `from` (Unix seconds) until the game is over; returns
-/// the clock of the last tick.
-fn play_to_end(dir: &Path, from: i64) -> String {
-    let mut at = jiff::Timestamp::from_second(from).unwrap();
-    for _ in 0..20 {
-        if tick(dir, &at.to_string(), &["--force"])
-            .stdout
-            .contains("the game is over")
-        {
-            return at.to_string();
-        }
-        at = at
-            .checked_add(jiff::SignedDuration::from_hours(24))
-            .unwrap();
-    }
-    panic!("{} is not over after 20 rounds", dir.display())
-}
-
-/// The first resolved round's result.toml (an opening closes nothing), if any.
-fn first_resolved(dir: &Path) -> Option<std::path::PathBuf> {
-    let mut rounds: Vec<_> = fs::read_dir(dir.join("rounds"))
-        .ok()?
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    rounds.sort();
-    rounds
-        .into_iter()
-        .map(|r| r.join("result.toml"))
-        .find(|r| r.is_file() && toml_of(r)["meta"].get("closed").is_some())
 }
 
 /// What the rules announced in a result: everything but `[meta]` (when it closed is the tick's).

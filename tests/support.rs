@@ -469,3 +469,67 @@ pub fn bobs_mail(dir: &Path, reached: &str) -> std::path::PathBuf {
     std::fs::write(&path, text).unwrap();
     path
 }
+
+/// `adjudicate <lever> DIR args… --now NOW`.
+pub fn lever(name: &str, dir: &Path, args: &[&str], now: &str) -> Run {
+    let mut all: Vec<String> = vec![name.into(), dir.display().to_string()];
+    all.extend(args.iter().map(|s| s.to_string()));
+    all.extend(["--now".into(), now.into()]);
+    adjudicate(all)
+}
+
+pub fn ok(run: Run) -> Run {
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    run
+}
+
+pub fn toml_of(path: &Path) -> toml::Table {
+    toml::from_str(&text(path)).unwrap()
+}
+
+/// Every message in outbox/ and sent/ whose name starts with `prefix`.
+pub fn messages(dir: &Path, prefix: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for folder in ["outbox", "sent"] {
+        if let Ok(entries) = std::fs::read_dir(dir.join(folder)) {
+            for entry in entries.flatten() {
+                if entry.file_name().to_string_lossy().starts_with(prefix) {
+                    out.push(text(&entry.path()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The first resolved round's result.toml (an opening closes nothing), if any.
+pub fn first_resolved(dir: &Path) -> Option<std::path::PathBuf> {
+    let mut rounds: Vec<_> = std::fs::read_dir(dir.join("rounds"))
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    rounds.sort();
+    rounds
+        .into_iter()
+        .map(|r| r.join("result.toml"))
+        .find(|r| r.is_file() && toml_of(r)["meta"].get("closed").is_some())
+}
+
+/// Ticks with `--force` a day apart from `from` (Unix seconds) until the game is over; returns
+/// the clock of the last tick.
+pub fn play_to_end(dir: &Path, from: i64) -> String {
+    let mut at = jiff::Timestamp::from_second(from).unwrap();
+    for _ in 0..20 {
+        if tick(dir, &at.to_string(), &["--force"])
+            .stdout
+            .contains("the game is over")
+        {
+            return at.to_string();
+        }
+        at = at
+            .checked_add(jiff::SignedDuration::from_hours(24))
+            .unwrap();
+    }
+    panic!("{} is not over after 20 rounds", dir.display())
+}

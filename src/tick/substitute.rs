@@ -79,9 +79,11 @@ pub fn substitute<G: Game>(
     };
     // what a killed run left half-written: under the lock, nobody else's
     ctx.dir.sweep_temp(&[round])?;
+    // game.toml as it will be, checked before anything is recorded
+    let game_toml = edited_game_toml(&ctx.dir.game_toml(), &id, &person)?;
     host_record::append(&ctx.dir, round, &action)?;
     crate::tick_cache::clear_idle(ctx.dir.root())?;
-    edit_game_toml(&ctx.dir.game_toml(), &id, &person)?;
+    crate::game_dir::write_atomic(&ctx.dir.game_toml(), game_toml.as_bytes())?;
     let token = ctx.secrets.tokens.contains_key(&id);
     if token {
         edit_secrets(&ctx.dir.secrets_toml(), &id, &new_token()?)?;
@@ -131,9 +133,9 @@ fn check_person(ctx: &GameContext, id: &PlayerId, person: &Person) -> Result<()>
 }
 
 /// game.toml with the seat's `name`, `email` and `chat` set to the newcomer's (a key the
-/// newcomer has none of is removed), everything else as the host wrote it; checked by loading
-/// it before it replaces the file.
-fn edit_game_toml(path: &Path, id: &PlayerId, person: &Person) -> Result<()> {
+/// newcomer has none of is removed), everything else as the host wrote it; checked as a loaded
+/// game.toml is.
+fn edited_game_toml(path: &Path, id: &PlayerId, person: &Person) -> Result<String> {
     let text = crate::game_dir::read_string(path)?;
     let mut doc: toml_edit::DocumentMut = text
         .parse()
@@ -165,7 +167,7 @@ fn edit_game_toml(path: &Path, id: &PlayerId, person: &Person) -> Result<()> {
     }
     let edited = doc.to_string();
     crate::config::GameConfig::parse(path, &edited)?;
-    crate::game_dir::write_atomic(path, edited.as_bytes())
+    Ok(edited)
 }
 
 /// secrets.toml with `[tokens] <id>` set (the file and the table made if need be).
@@ -237,7 +239,7 @@ pub(super) fn welcome<G: Game>(
 /// and the notices it got (the messages in `outbox/` and `sent/`, and the chat files), then the
 /// round's private report.
 fn history(ctx: &GameContext, id: &PlayerId) -> Result<Vec<Told>> {
-    let mut told = Vec::new();
+    let mut history = Vec::new();
     for round in ctx.dir.round_numbers()? {
         let prefix = format!("r{round:03}-");
         let mut answers: Vec<(i64, String, Told)> = Vec::new();
@@ -251,16 +253,13 @@ fn history(ctx: &GameContext, id: &PlayerId) -> Result<Vec<Told>> {
                     continue;
                 };
                 let at = message.date().map_or(0, |d| d.to_timestamp());
-                let subject = message.subject().unwrap_or(kind).to_owned();
-                let text = message.body_text(0).unwrap_or_default().into_owned();
-                answers.push((
-                    at,
-                    name,
-                    Told {
-                        title: subject,
-                        text,
-                    },
-                ));
+                let subject = message.subject().unwrap_or(kind);
+                let title = subject
+                    .strip_prefix(&format!("{}: ", ctx.config.title))
+                    .unwrap_or(subject);
+                let text = message.body_text(0).unwrap_or_default();
+                let told = told(title, &text);
+                answers.push((at, name, told));
             }
         }
         for folder in [ctx.dir.chat_outbox(), ctx.dir.chat_sent()] {
@@ -274,7 +273,8 @@ fn history(ctx: &GameContext, id: &PlayerId) -> Result<Vec<Told>> {
                     .ok()
                     .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
                     .map_or(0, |d| d.as_secs() as i64);
-                answers.push((at, name, Told { title: kind, text }));
+                let told = told(&kind, &text);
+                answers.push((at, name, told));
             }
         }
         answers.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
@@ -290,20 +290,28 @@ fn history(ctx: &GameContext, id: &PlayerId) -> Result<Vec<Told>> {
             .into_iter()
             .filter_map(|(path, what)| {
                 let text = std::fs::read_to_string(&path).ok()?;
-                Some(Told {
-                    title: format!("Round {round}: {what}"),
-                    text,
-                })
+                Some(told(&format!("round {round}, {what}"), &text))
             })
             .collect::<Vec<_>>();
         // the opening's welcome comes before anything answered in its round
         if reports.len() == 2 {
-            told.push(reports.remove(0));
+            history.push(reports.remove(0));
         }
-        told.extend(answers.into_iter().map(|(_, _, t)| t));
-        told.extend(reports);
+        history.extend(answers.into_iter().map(|(_, _, t)| t));
+        history.extend(reports);
     }
-    Ok(told)
+    Ok(history)
+}
+
+/// One message as the welcome quotes it: its title, and its text without the signature (every
+/// message ends with the same one; the welcome has its own).
+fn told(title: &str, text: &str) -> Told {
+    let text = text.replace("\r\n", "\n");
+    let text = text.split("\n-- \n").next().unwrap_or(&text).trim_end();
+    Told {
+        title: title.to_owned(),
+        text: text.to_owned(),
+    }
 }
 
 /// The messages to one player that tell them something privately. (A takeover welcome is not
