@@ -43,6 +43,12 @@ fn action_lines(ctx: &GameContext, index: u32, out: &mut String) {
     for a in ctx.actions.iter().filter(|a| a.index == index) {
         let what = match (a.kind, &a.player, a.deadline(), a.round) {
             (crate::host_record::Kind::Enter, Some(p), _, _) => format!("enter for {p}"),
+            (crate::host_record::Kind::Withdraw, Some(p), _, _) => format!("withdraw {p}"),
+            (crate::host_record::Kind::Substitute, Some(p), _, _) => format!(
+                "substitute {} for {} in seat {p}",
+                a.person.as_ref().map_or("?", |x| x.name.as_str()),
+                a.left.as_ref().map_or("?", |x| x.name.as_str())
+            ),
             (crate::host_record::Kind::Undo, _, _, Some(r)) => {
                 format!("undo of round {r}'s results")
             }
@@ -51,6 +57,45 @@ fn action_lines(ctx: &GameContext, index: u32, out: &mut String) {
         };
         let at = clock::human_with_year(a.at());
         let _ = writeln!(out, "Host action {}: {what}, {at}: {}", a.n, a.reason);
+    }
+}
+
+/// The people of the game who changed: each seat that changed hands with its holders, and each
+/// player who left, a line each.
+fn people_lines(ctx: &GameContext, out: &mut String) {
+    use crate::host_record::Kind;
+    for p in &ctx.config.players {
+        let changes: Vec<_> = ctx
+            .actions
+            .iter()
+            .filter(|a| a.kind == Kind::Substitute && a.player.as_ref() == Some(&p.id))
+            .collect();
+        if changes.is_empty() {
+            continue;
+        }
+        let mut line = format!("Seat {}:", p.id);
+        for (i, a) in changes.iter().enumerate() {
+            let left = a.left.as_ref().map_or("?", |l| l.name.as_str());
+            let sep = if i == 0 { " " } else { ", then " };
+            let _ = write!(line, "{sep}{left} until {}", clock::human_with_year(a.at()));
+        }
+        let _ = writeln!(
+            out,
+            "{line}, then {} ({})",
+            p.name,
+            p.email.as_deref().unwrap_or("no address")
+        );
+    }
+    for a in ctx.actions.iter().filter(|a| a.kind == Kind::Withdraw) {
+        if let Some(id) = &a.player {
+            let _ = writeln!(
+                out,
+                "Left the game: {} ({id}), {}: {}",
+                ctx.name_at(id, Some(u32::MAX)),
+                clock::human_with_year(a.at()),
+                a.reason
+            );
+        }
     }
 }
 
@@ -70,6 +115,7 @@ impl WithGame for Status<'_> {
         };
         let state = &file.game;
         let round = G::round(state);
+        people_lines(ctx, &mut out);
         if G::is_over(state) {
             let _ = writeln!(out, "The game is over (last round {round}).");
             return Ok(out);

@@ -242,6 +242,13 @@ fn a_player_who_left_is_answered_never_read_and_not_waited_for() {
     let status = adjudicate(["status".as_ref(), dir.as_os_str()]);
     assert!(status.stdout.contains("of 5"), "{}", status.stdout);
     assert!(!status.stdout.contains("  bob "), "{}", status.stdout);
+    assert!(
+        status
+            .stdout
+            .contains("Left the game: Bob (bob), Wed 2 Dec 2026 10:00 UTC: Bob quit"),
+        "{}",
+        status.stdout
+    );
     submit(dir, 1, "bob", "room = \"attic\"\n");
     tick(dir, "2026-12-02T11:00:00Z", &["-q"]);
     let receipts = toml_of(&dir.join("rounds/001/receipts.toml"));
@@ -422,6 +429,14 @@ fn a_game_toml_edit_that_contradicts_a_substitution_is_an_error_naming_the_seat(
         ],
         "2026-12-02T10:00:00Z",
     ));
+    let status = adjudicate(["status".as_ref(), dir.as_os_str()]);
+    assert!(
+        status
+            .stdout
+            .contains("Seat bob: Bob until Wed 2 Dec 2026 10:00 UTC, then Nia (nia@example.org)"),
+        "{}",
+        status.stdout
+    );
     let config = text(&dir.join("game.toml"));
     fs::write(
         dir.join("game.toml"),

@@ -1416,3 +1416,127 @@ fn season_tokens_hold_in_every_match_and_a_match_may_override_them() {
         run.stdout
     );
 }
+
+#[test]
+fn a_season_credits_each_person_with_their_own_tenure_and_a_withdrawal_leaves_the_season() {
+    let root = tempfile::tempdir().unwrap();
+    let season = new_season(root.path());
+    run_ok(&["season", "match", s(&season), "god-race"]);
+    let race = season.join("matches/01-god-race");
+    // Hana joins the cast as an alternate; Frank's seat will be hers
+    let mut toml = fs::read_to_string(season.join("season.toml")).unwrap();
+    toml.push_str("\n[[players]]\nid = \"hana\"\nname = \"HANA\"\nemail = \"hana@example.org\"\ngarnets = 5\n");
+    fs::write(season.join("season.toml"), toml).unwrap();
+    let game_toml = race.join("game.toml");
+    let text = fs::read_to_string(&game_toml).unwrap().replacen(
+        "\n[mail]",
+        "\n[schedule]\nfirst_deadline = 2026-12-03T15:00:00Z\nevery = \"24h\"\n\n[mail]",
+        1,
+    );
+    fs::write(&game_toml, text).unwrap();
+    run_ok(&["round", s(&race), "--now", "2026-12-02T09:00:00Z", "-q"]);
+    for day in 3..=4 {
+        let bot = std::process::Command::new("python3")
+            .arg(manifest_dir().join("scripts/bot.py"))
+            .arg(&race)
+            .status()
+            .unwrap();
+        assert!(bot.success());
+        let now = format!("2026-12-{day:02}T15:00:00Z");
+        run_ok(&["round", s(&race), "--now", &now, "-q"]);
+    }
+    run_ok(&[
+        "substitute",
+        s(&race),
+        "frank",
+        "--name",
+        "HANA",
+        "--email",
+        "hana@example.org",
+        "--reason",
+        "Frank left; Hana is the alternate",
+        "--now",
+        "2026-12-04T16:00:00Z",
+    ]);
+    run_ok(&[
+        "withdraw",
+        s(&race),
+        "erin",
+        "--reason",
+        "Erin quit the season",
+        "--now",
+        "2026-12-04T16:05:00Z",
+    ]);
+    let record = walkdir::WalkDir::new(race.join("rounds"))
+        .into_iter()
+        .map(|e| e.unwrap().into_path())
+        .find(|p| p.ends_with("host.toml"))
+        .expect("the actions are recorded");
+    let record: toml::Table = toml::from_str(&fs::read_to_string(record).unwrap()).unwrap();
+    let index = record["action"][0]["index"].as_integer().unwrap();
+    // the rest of the race, the bot answering for every seat
+    for day in 5..=28 {
+        let bot = std::process::Command::new("python3")
+            .arg(manifest_dir().join("scripts/bot.py"))
+            .arg(&race)
+            .status()
+            .unwrap();
+        assert!(bot.success());
+        run_ok(&[
+            "round",
+            s(&race),
+            "--now",
+            &format!("2026-12-{day:02}T15:00:00Z"),
+            "-q",
+        ]);
+        if is_over(&race) {
+            break;
+        }
+    }
+    assert!(is_over(&race));
+    run_ok(&["replay", s(&race)]);
+
+    // independently: each round's change goes to whoever held the seat when it resolved
+    let mut changes: BTreeMap<String, i64> = BTreeMap::new();
+    let mut tokens: BTreeMap<String, i64> = BTreeMap::new();
+    for r in results(&race) {
+        let at = r["meta"]["index"].as_integer().unwrap();
+        let opening = r["meta"].get("opening").and_then(|o| o.as_bool()) == Some(true);
+        for (id, change) in r
+            .get("garnets")
+            .and_then(|g| g.as_table())
+            .into_iter()
+            .flatten()
+        {
+            let who = if id == "frank" && !opening && at >= index {
+                "hana"
+            } else {
+                id.as_str()
+            };
+            *changes.entry(who.to_owned()).or_default() += change.as_integer().unwrap();
+        }
+        if let Some(fin) = r["public"].get("final").and_then(|f| f.get("tokens")) {
+            for (id, n) in fin.as_table().unwrap() {
+                let who = if id == "frank" { "hana" } else { id.as_str() };
+                *tokens.entry(who.to_owned()).or_default() += n.as_integer().unwrap();
+            }
+        }
+    }
+    assert!(changes.get("hana").is_some_and(|g| *g != 0), "{changes:?}");
+    let table = standings(&season);
+    for (id, start) in CAST.iter().copied().chain([("hana", 5)]) {
+        let (garnets, held, status) = &table[id];
+        assert_eq!(
+            *garnets,
+            start + changes.get(id).copied().unwrap_or(0),
+            "{id}'s garnets"
+        );
+        assert_eq!(*held, tokens.get(id).copied().unwrap_or(0), "{id}'s Tokens");
+        assert_eq!(status == "in", id != "erin", "{id}: {status}");
+    }
+    let out = run_ok(&["season", "status", s(&season)]);
+    assert!(
+        out.contains("left the season in 01-god-race: Erin quit the season"),
+        "{out}"
+    );
+}

@@ -26,6 +26,25 @@ pub struct Ending {
     pub meadows: Option<BTreeMap<PlayerId, String>>,
 }
 
+impl Ending {
+    /// The same ending with every seat named by `who` holds it (a season credits the person
+    /// who held a seat at the end, `season::ledger`).
+    pub fn map_ids(self, who: impl Fn(&PlayerId) -> PlayerId) -> Ending {
+        let list = |ids: Vec<PlayerId>| ids.iter().map(&who).collect::<Vec<_>>();
+        Ending {
+            winners: list(self.winners),
+            alignment: self.alignment,
+            tokens: self.tokens.iter().map(|(id, n)| (who(id), *n)).collect(),
+            elimination: list(self.elimination),
+            first_pick: self.first_pick.as_ref().map(&who),
+            eligible: self.eligible.map(list),
+            meadows: self
+                .meadows
+                .map(|m| m.iter().map(|(id, v)| (who(id), v.clone())).collect()),
+        }
+    }
+}
+
 /// The player ids of an array value; anything else reads as none.
 pub(crate) fn ids(value: Option<&Value>) -> Vec<PlayerId> {
     value

@@ -397,6 +397,12 @@ pub fn status(ledger: &Ledger) -> String {
             s.last
         );
     }
+    for m in &ledger.matches {
+        for (id, why) in &m.left {
+            let name = ledger.standing(id).map_or(id.as_str(), |s| s.name.as_str());
+            let _ = writeln!(out, "{name} left the season in {}: {why}", m.folder);
+        }
+    }
     if ledger.matches.is_empty() {
         let _ = writeln!(out, "No match yet: adjudicate season match SEASON GAME_ID");
     } else {

@@ -45,9 +45,15 @@ pub struct Match {
     /// The sum of every round's `[garnets]` changes so far.
     pub garnets: BTreeMap<PlayerId, i64>,
     /// What its announcements say of its end: winners, Tokens of Life won, candidates (empty
-    /// until it is over).
+    /// until it is over), credited to the person who held each seat at the end.
     pub ending: Ending,
     pub entry: Option<Entry>,
+    /// Who left the season in this match (`adjudicate withdraw`), and why.
+    pub left: Vec<(PlayerId, String)>,
+    /// Seats played for a while by someone outside the cast: their changes credit nobody.
+    pub uncredited: Vec<String>,
+    /// Cast members who took a seat over (`substitute`).
+    pub newcomers: Vec<PlayerId>,
 }
 
 /// A player of a match, with the balance and Tokens its game.toml gives them.
@@ -61,8 +67,9 @@ pub struct Starting {
 }
 
 impl Match {
+    /// Whether `id` held a seat of the match (from the start, or taking one over).
     pub fn plays(&self, id: &PlayerId) -> bool {
-        self.players.iter().any(|p| &p.id == id)
+        self.players.iter().any(|p| &p.id == id) || self.newcomers.contains(id)
     }
 }
 
@@ -181,6 +188,15 @@ pub fn compute_with(dir: &SeasonDir, events: Vec<Event>) -> Result<Ledger> {
             ));
         }
         check_entry(dir, &config, &events, &matches, m)?;
+    }
+    let mut eliminated = eliminated;
+    for m in &matches {
+        notes.extend(m.uncredited.iter().cloned());
+        for (id, why) in &m.left {
+            eliminated
+                .entry(id.clone())
+                .or_insert_with(|| format!("left the season in {}: {why}", m.folder));
+        }
     }
     let all: Vec<&Match> = matches.iter().collect();
     let standings = standings(&config, &events, &all, &eliminated, &events_toml)?;
@@ -429,12 +445,38 @@ fn read_match(
         .map(|text| crate::host_file::parse::<Entry>(&entry_path, &text))
         .transpose()?;
     let results = ResultFile::all(&ctx)?;
+    // Each round's changes credit the person who held the seat then (`substitute`).
     let mut garnets: BTreeMap<PlayerId, i64> = BTreeMap::new();
+    let mut uncredited = BTreeSet::new();
     for r in &results {
-        for (id, g) in &r.garnets {
-            *garnets.entry(id.clone()).or_default() += g;
+        for (seat, g) in &r.garnets {
+            match holder(&ctx, config, seat, r.held()) {
+                Some(id) => *garnets.entry(id).or_default() += g,
+                None => {
+                    uncredited.insert(format!(
+                        "{folder}: seat {seat} was held by {}, who is not in the cast: their rounds credit nobody",
+                        ctx.name_at(seat, r.held())
+                    ));
+                }
+            }
         }
     }
+    let newcomers = ctx
+        .actions
+        .iter()
+        .filter(|a| a.kind == crate::host_record::Kind::Substitute)
+        .filter_map(|a| holder(&ctx, config, a.player.as_ref()?, Some(a.index)))
+        .collect();
+    let left = ctx
+        .actions
+        .iter()
+        .filter(|a| a.kind == crate::host_record::Kind::Withdraw)
+        .filter_map(|a| {
+            let seat = a.player.as_ref()?;
+            let who = holder(&ctx, config, seat, Some(a.index))?;
+            Some((who, a.reason.clone()))
+        })
+        .collect();
     let last = results.last();
     let over = last.is_some_and(|r| r.meta.next_round.is_none());
     let status = match last {
@@ -444,7 +486,11 @@ fn read_match(
     };
     let publics: Vec<&Table> = results.iter().map(|r| &r.public).collect();
     let ending = if over {
-        ctx.config.game.ending(&publics)
+        let end = Some(u32::MAX);
+        ctx.config
+            .game
+            .ending(&publics)
+            .map_ids(|seat| holder(&ctx, config, seat, end).unwrap_or_else(|| seat.clone()))
     } else {
         Ending::default()
     };
@@ -469,7 +515,42 @@ fn read_match(
         garnets,
         ending,
         entry,
+        left,
+        uncredited: uncredited.into_iter().collect(),
+        newcomers,
     })
+}
+
+/// The cast member who held `seat` when the round at `index` was resolved (`None`: at set-up):
+/// the seat's own until it changed hands, then the cast member with the newcomer's address;
+/// `None` for someone outside the cast.
+fn holder(
+    ctx: &GameContext,
+    config: &SeasonConfig,
+    seat: &PlayerId,
+    index: Option<u32>,
+) -> Option<PlayerId> {
+    // a seat changed hands at index i is the newcomer's from round i's resolution on
+    let held = ctx
+        .actions
+        .iter()
+        .filter(|a| a.kind == crate::host_record::Kind::Substitute)
+        .filter(|a| a.player.as_ref() == Some(seat) && index.is_some_and(|i| a.index <= i))
+        .count();
+    if held == 0 {
+        return Some(seat.clone());
+    }
+    let tenures = ctx.tenures(seat);
+    let email = tenures[held].0.email.as_deref()?;
+    config
+        .cast
+        .iter()
+        .find(|p| {
+            p.email
+                .as_deref()
+                .is_some_and(|e| e.eq_ignore_ascii_case(email))
+        })
+        .map(|p| p.id.clone())
 }
 
 #[cfg(test)]
