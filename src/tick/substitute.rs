@@ -284,7 +284,7 @@ fn history(ctx: &GameContext, id: &PlayerId) -> Result<Vec<Told>> {
                 opening.join(format!("{id}.txt")),
                 "the game begins: your welcome",
             ),
-            (ctx.dir.private(round, id), "your private report"),
+            (ctx.dir.private(round, id), report_name(ctx, round)?),
         ];
         let mut reports = reports
             .into_iter()
@@ -324,6 +324,17 @@ const TOLD: &[MailKind] = &[
     MailKind::Notice,
     MailKind::Reminder,
 ];
+
+/// What a round's private report is: the welcome of an opening archived as its round (a result
+/// that closed no round), else the round's report.
+fn report_name(ctx: &GameContext, round: u32) -> Result<&'static str> {
+    let meta = crate::result_meta::Meta::read(&ctx.dir.result(round))?;
+    Ok(if meta.is_some_and(|m| m.opening || m.closed.is_none()) {
+        "your welcome"
+    } else {
+        "your private report"
+    })
+}
 
 /// The files of a folder, by name (none if it does not exist).
 fn files(folder: &Path) -> Vec<(String, std::path::PathBuf)> {

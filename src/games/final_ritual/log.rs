@@ -103,6 +103,9 @@ pub enum Event {
         /// The named player who was executed earlier; none: the oracle was no longer held.
         #[serde(skip_serializing_if = "Option::is_none")]
         dead: Option<PlayerId>,
+        /// The named player is out because they left the game (ruling 17), not executed.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        left: bool,
     },
 }
 

@@ -83,10 +83,12 @@ impl Table {
             // author told why (a named player was executed; the oracle is no longer held)
             let dead = entry.named().find(|p| !self.state.is_alive(p)).cloned();
             if dead.is_some() || !self.state.players[id].oracles.contains(&entry.oracle) {
+                let left = dead.as_ref().is_some_and(|p| self.state.players[p].left);
                 self.log.event(Event::Skipped {
                     by: id.clone(),
                     announcement: entry,
                     dead,
+                    left,
                 });
                 continue;
             }

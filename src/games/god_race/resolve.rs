@@ -195,7 +195,7 @@ pub fn advance(state: &mut State, seed: u64, notes: &mut impl Notes) -> Step {
         .enumerate()
         .map(|(i, (id, p))| {
             if p.left {
-                return p.meadow; // ruling 15
+                return p.meadow; // ruling 20
             }
             p.live.meadow.unwrap_or_else(|| {
                 notes.defaulted(i, "your next meadow (no valid meadow was sent)");
@@ -426,7 +426,7 @@ fn race_round(state: &mut State, notes: &mut impl Notes, seed: u64) -> Race {
     let round = state.round;
     for (i, (id, me)) in state.players.iter_mut().enumerate() {
         if me.left {
-            continue; // ruling 15: its hand goes back to the box unplayed
+            continue; // ruling 20: its hand goes back to the box unplayed
         }
         let placement = me.live.placement.take().unwrap_or_else(|| {
             notes.defaulted(i, "your orb placement (no valid placement was sent)");
@@ -521,7 +521,7 @@ fn draw_hands(state: &mut State, seed: u64, round: u32) {
         let hand = &mut p.hand;
         hand.clear();
         if p.left {
-            p.meadow_orb = None; // ruling 15: a seat that left draws nothing
+            p.meadow_orb = None; // ruling 20: a seat that left draws nothing
             continue;
         }
         for _ in 0..3 {

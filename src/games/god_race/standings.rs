@@ -9,7 +9,7 @@ use crate::doc::Choice;
 pub struct Standings {
     pub god_points: [u32; 5],
     pub scores: Vec<u32>,
-    /// Ruling 15: seats that left the game, ranked with nobody.
+    /// Ruling 20: seats that left the game, ranked with nobody.
     pub left: Vec<bool>,
     /// The highest and lowest scores of those still in the game.
     pub top: u32,

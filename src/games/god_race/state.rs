@@ -61,7 +61,7 @@ pub struct PlayerState {
     pub meadow_orb: Option<God>,
     #[serde(default, skip_serializing_if = "Live::is_empty")]
     pub live: Live,
-    /// Left the game (`adjudicate withdraw`, ruling 15): it draws, places, lights and moves
+    /// Left the game (`adjudicate withdraw`, ruling 20): it draws, places, lights and moves
     /// nothing more, and is ranked with nobody at the end.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub left: bool,
@@ -122,7 +122,7 @@ pub struct Gift {
 pub const CANDLE_PRICE: i64 = 4;
 
 impl State {
-    /// Ruling 15: a seat that leaves gives up what it would do this round (its hand goes back
+    /// Ruling 20: a seat that leaves gives up what it would do this round (its hand goes back
     /// to the box unplayed when the round resolves), keeps its meadow, draws nothing more, and
     /// is ranked with nobody at the end. In round 0 its scoring orbs are drawn as for any
     /// missing submission, so the box holds what the rules put in it.

@@ -147,7 +147,7 @@ pub struct PlayerState {
     pub token: bool,
     #[serde(default, skip_serializing_if = "Live::is_empty")]
     pub live: Live,
-    /// Left the game (`adjudicate withdraw`, ruling 12): on no plane from then on.
+    /// Left the game (`adjudicate withdraw`, ruling 7): on no plane from then on.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub left: bool,
 }
@@ -189,7 +189,7 @@ impl State {
             .collect()
     }
 
-    /// Ruling 12: a seat that leaves leaves the planes: from the round it leaves it is on
+    /// Ruling 7: a seat that leaves leaves the planes: from the round it leaves it is on
     /// none, so it is not counted for control, cannot be banished, and votes cast for it are
     /// void; its own votes and divinations of that round do not count; at the end it wins
     /// nothing, votes for nobody and cannot be an Elimination Candidate.
