@@ -19,6 +19,9 @@ pub struct GameContext {
     pub secrets: Secrets,
     /// Every round's host actions (`host_record`), in the order taken.
     pub actions: Vec<Action>,
+    /// Substitutions recorded whose game.toml edit a killed run did not make (game.toml still
+    /// names the person who left): `tick::substitute::finish` makes it.
+    pub unfinished: Vec<Action>,
 }
 
 /// Which host actions a deadline is computed with: those known when a round was resolved (a
@@ -96,13 +99,14 @@ impl GameContext {
         let config = GameConfig::parse(&path, &read_string(&path)?)?;
         let secrets = Secrets::load(dir.root(), &config)?;
         let actions = crate::host_record::load_all(&dir)?;
-        let ctx = GameContext {
+        let mut ctx = GameContext {
             dir,
             config,
             secrets,
             actions,
+            unfinished: Vec::new(),
         };
-        ctx.check_tenures()?;
+        ctx.unfinished = ctx.check_tenures()?;
         Ok(ctx)
     }
 
@@ -532,7 +536,9 @@ impl GameContext {
     /// game.toml agrees with the recorded tenures: a seat that changed hands names the person
     /// the last substitution gave it to (a hand edit that gives it to someone else is an error
     /// naming the seat: seats change hands with `adjudicate substitute`).
-    fn check_tenures(&self) -> Result<()> {
+    /// Returns the substitutions a killed run recorded but did not carry out: game.toml still
+    /// names exactly the person who left.
+    fn check_tenures(&self) -> Result<Vec<Action>> {
         let path = self.dir.game_toml();
         let mut last: std::collections::BTreeMap<&PlayerId, &Action> = Default::default();
         for a in self
@@ -544,6 +550,7 @@ impl GameContext {
                 last.insert(id, a);
             }
         }
+        let mut unfinished = Vec::new();
         for (id, action) in last {
             let Some(i) = self.config.players.iter().position(|p| &p.id == id) else {
                 return Err(Error::invalid(
@@ -555,8 +562,17 @@ impl GameContext {
                     ),
                 ));
             };
-            let (p, person) = (&self.config.players[i], action.person.as_ref());
-            let Some(person) = person else { continue };
+            let p = &self.config.players[i];
+            let (Some(person), Some(left)) = (&action.person, &action.left) else {
+                continue;
+            };
+            let holds = |x: &crate::host_record::Person| {
+                x.name == p.name && x.email == p.email && x.chat == p.chat
+            };
+            if !holds(person) && holds(left) {
+                unfinished.push(action.clone());
+                continue;
+            }
             for (key, has, recorded) in [
                 ("name", Some(&p.name), Some(&person.name)),
                 ("email", p.email.as_ref(), person.email.as_ref()),
@@ -578,6 +594,6 @@ impl GameContext {
                 }
             }
         }
-        Ok(())
+        Ok(unfinished)
     }
 }

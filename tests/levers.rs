@@ -3,8 +3,8 @@
 //! told to the players, and replayed where it happened.
 
 use crate::support::{
-    OTHERS, adjudicate, bobs_mail, everyone_but_bob, first_resolved, flat, lever, messages, ok,
-    play_to_end, submit, text, tick, toml_of,
+    OTHERS, adjudicate, bobs_mail, everyone_but_bob, first_resolved, flat, killed_then_ticked,
+    lever, messages, ok, play_to_end, submit, text, tick, toml_of,
 };
 use std::fs;
 use std::path::Path;
@@ -714,45 +714,6 @@ fn an_extension_killed_at_any_rename_is_finished_by_the_next_tick() {
     );
     assert!(kill_points >= 3, "only {kill_points} kill points");
     assert!(recorded >= 2, "killed after the record: {recorded}");
-}
-
-/// Runs `lever` (its game directory put second) killed at every rename in turn on a fresh game,
-/// then a tick at `then`: the game directory must be either the one an uninterrupted lever and
-/// tick leave (the action was recorded) or the one the tick alone leaves (it was not). Returns
-/// the kill points and how many of them came after the record.
-fn killed_then_ticked(
-    fresh: fn() -> tempfile::TempDir,
-    lever: &[&str],
-    then: &str,
-) -> (usize, usize) {
-    use crate::support::{assert_finished_like, kill_at_every_rename, snapshot};
-    let args = |dir: &Path| -> Vec<String> {
-        let mut all = vec![lever[0].to_owned(), dir.display().to_string()];
-        all.extend(lever[1..].iter().map(|s| s.to_string()));
-        all
-    };
-    let whole = fresh();
-    ok(adjudicate(args(whole.path())));
-    tick(whole.path(), then, &["-q"]);
-    let acted = snapshot(whole.path());
-    let untouched = fresh();
-    tick(untouched.path(), then, &["-q"]);
-    let as_before = snapshot(untouched.path());
-    let mut recorded = 0;
-    let kill_points = kill_at_every_rename(fresh, args, |n, dir| {
-        tick(dir, then, &["-q"]);
-        let recorded_here = fs::read_dir(dir.join("rounds"))
-            .unwrap()
-            .flatten()
-            .any(|r| r.path().join("host.toml").is_file());
-        if recorded_here {
-            recorded += 1;
-            assert_finished_like(n, &snapshot(dir), &acted);
-        } else {
-            assert_finished_like(n, &snapshot(dir), &as_before);
-        }
-    });
-    (kill_points, recorded)
 }
 
 /// The Room Swap example with round 1 resolved at its deadline (Bob defaulted), and a round 2

@@ -533,3 +533,41 @@ pub fn play_to_end(dir: &Path, from: i64) -> String {
     }
     panic!("{} is not over after 20 rounds", dir.display())
 }
+
+/// Runs `lever` (its game directory put second) killed at every rename in turn on a fresh game,
+/// then a tick at `then`: the game directory must be either the one an uninterrupted lever and
+/// tick leave (the action was recorded) or the one the tick alone leaves (it was not). Returns
+/// the kill points and how many of them came after the record.
+pub fn killed_then_ticked(
+    fresh: impl Fn() -> tempfile::TempDir,
+    lever: &[&str],
+    then: &str,
+) -> (usize, usize) {
+    let args = |dir: &Path| -> Vec<String> {
+        let mut all = vec![lever[0].to_owned(), dir.display().to_string()];
+        all.extend(lever[1..].iter().map(|s| s.to_string()));
+        all
+    };
+    let whole = fresh();
+    ok(adjudicate(args(whole.path())));
+    tick(whole.path(), then, &["-q"]);
+    let acted = snapshot(whole.path());
+    let untouched = fresh();
+    tick(untouched.path(), then, &["-q"]);
+    let as_before = snapshot(untouched.path());
+    let mut recorded = 0;
+    let kill_points = kill_at_every_rename(fresh, args, |n, dir| {
+        tick(dir, then, &["-q"]);
+        let recorded_here = std::fs::read_dir(dir.join("rounds"))
+            .unwrap()
+            .flatten()
+            .any(|r| r.path().join("host.toml").is_file());
+        if recorded_here {
+            recorded += 1;
+            assert_finished_like(n, &snapshot(dir), &acted);
+        } else {
+            assert_finished_like(n, &snapshot(dir), &as_before);
+        }
+    });
+    (kill_points, recorded)
+}

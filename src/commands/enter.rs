@@ -36,7 +36,7 @@ pub fn run(args: Args) -> Result<u8> {
     let bytes = std::fs::read(&args.file).map_err(|e| Error::io(&args.file, e))?;
     let dir = GameDir::open(args.game_dir)?;
     let _lock = dir.lock()?;
-    let ctx = GameContext::load(dir)?;
+    let ctx = crate::tick::substitute::finish(GameContext::load(dir)?)?;
     let now = args.now.unwrap_or_else(jiff::Timestamp::now);
     let (round, player) = crate::games::dispatch(
         ctx.config.game,

@@ -18,7 +18,7 @@ pub fn pull(
 ) -> Result<u8> {
     let dir = GameDir::open(game_dir)?;
     let _lock = dir.lock()?;
-    let ctx = GameContext::load(dir)?;
+    let ctx = crate::tick::substitute::finish(GameContext::load(dir)?)?;
     let now = now.unwrap_or_else(jiff::Timestamp::now);
     let done = crate::games::dispatch(
         ctx.config.game,

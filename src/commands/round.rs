@@ -97,6 +97,11 @@ fn tick_game(game_dir: PathBuf, opts: &TickOptions, quiet: bool) -> Result<u8> {
         return Ok(exit::OK);
     }
     let ctx = GameContext::load(dir)?;
+    // a substitution a killed run recorded is finished first (a dry run writes nothing)
+    let ctx = match opts.dry_run {
+        true => ctx,
+        false => crate::tick::substitute::finish(ctx)?,
+    };
     let report = crate::games::dispatch(ctx.config.game, Tick { ctx: &ctx, opts })?;
     if !quiet {
         let (title, seed) = (&ctx.config.title, ctx.config.seed);

@@ -33,7 +33,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<u8> {
     let dir = GameDir::open(args.game_dir)?;
     let _lock = dir.lock()?;
-    let ctx = GameContext::load(dir)?;
+    let ctx = crate::tick::substitute::finish(GameContext::load(dir)?)?;
     let now = args.now.unwrap_or_else(jiff::Timestamp::now);
     let done = crate::games::dispatch(
         ctx.config.game,

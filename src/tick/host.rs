@@ -225,7 +225,7 @@ fn publish<G: Game>(
         now,
     };
     let mut batch = 0;
-    for (zone, players) in by_zone::<G>(ctx, state) {
+    for (zone, players) in by_zone::<G>(ctx, state, action) {
         batch = match zone {
             None => notify(mail, &players, &public, batch)?,
             Some(zone) => {
@@ -473,12 +473,18 @@ type ZoneGroup<'s> = (
 
 /// The game's players in roster order, grouped by the zone they read times in: those in the
 /// game's zone first, then each other zone in order of first appearance.
-fn by_zone<'s, G: Game>(ctx: &'s GameContext, state: &'s G::State) -> Vec<ZoneGroup<'s>> {
+fn by_zone<'s, G: Game>(
+    ctx: &'s GameContext,
+    state: &'s G::State,
+    action: &Action,
+) -> Vec<ZoneGroup<'s>> {
     let mut groups: Vec<ZoneGroup<'s>> = vec![(None, Vec::new())];
-    for id in G::roster(state)
-        .into_iter()
-        .filter(|id| ctx.left(id).is_none())
-    {
+    // those who left before this action (the one leaving now reads its own notice)
+    let gone = |id: &crate::player_id::PlayerId| {
+        ctx.left(id)
+            .is_some_and(|a| (a.index, a.n) != (action.index, action.n))
+    };
+    for id in G::roster(state).into_iter().filter(|id| !gone(id)) {
         let own = ctx.config.player(id).and_then(|p| p.tz.as_ref());
         match groups.iter_mut().find(|(z, _)| *z == own) {
             Some((_, ids)) => ids.push(id.clone()),

@@ -9,9 +9,10 @@
 //!    to every player, and to the newcomer alone a welcome holding every private text the seat
 //!    received so far, in order, the new token, and the submission the seat owes now.
 //!
-//! A run killed after 1 leaves game.toml contradicting the record: every command then stops with
-//! an error naming the seat (`GameContext::check_tenures`), and running the same `substitute`
-//! again finishes it.
+//! A run killed after 1 leaves game.toml naming the person who left: the next command that acts
+//! on the game (a tick, a lever) finishes 2 (`finish`), and the tick publishes 3 from the record.
+//! Any other game.toml that contradicts the record is an error naming the seat
+//! (`GameContext::check_tenures`).
 
 use super::queue::Mailer;
 use crate::context::GameContext;
@@ -80,16 +81,12 @@ pub fn substitute<G: Game>(
     // what a killed run left half-written: under the lock, nobody else's
     ctx.dir.sweep_temp(&[round])?;
     // game.toml as it will be, checked before anything is recorded
-    let game_toml = edited_game_toml(&ctx.dir.game_toml(), &id, &person)?;
+    edited_game_toml(&ctx.dir.game_toml(), &id, &person)?;
     host_record::append(&ctx.dir, round, &action)?;
     crate::tick_cache::clear_idle(ctx.dir.root())?;
-    crate::game_dir::write_atomic(&ctx.dir.game_toml(), game_toml.as_bytes())?;
     let token = ctx.secrets.tokens.contains_key(&id);
-    if token {
-        edit_secrets(&ctx.dir.secrets_toml(), &id, &new_token()?)?;
-    }
     // the game as it is now: the newcomer's address, the new token, the action on record
-    let ctx = GameContext::load(ctx.dir.clone())?;
+    let ctx = finish(GameContext::load(ctx.dir.clone())?)?;
     let done = super::host::publish_recorded::<G>(&ctx, &action, round, send)?;
     Ok(Substituted {
         action,
@@ -97,6 +94,28 @@ pub fn substitute<G: Game>(
         token,
         done,
     })
+}
+
+/// Carries out what the recorded substitutions of `ctx.unfinished` have not yet changed: a new
+/// token in secrets.toml if the seat had one, then game.toml's player (in that order: once
+/// game.toml names the newcomer, the token they will be told is already new). Every command
+/// that acts on a game starts here, so a `substitute` killed after its record is finished by
+/// the next command; the game is loaded again.
+pub fn finish(ctx: GameContext) -> Result<GameContext> {
+    if ctx.unfinished.is_empty() {
+        return Ok(ctx);
+    }
+    for action in &ctx.unfinished {
+        let (Some(id), Some(person)) = (&action.player, &action.person) else {
+            continue;
+        };
+        if ctx.secrets.tokens.contains_key(id) {
+            edit_secrets(&ctx.dir.secrets_toml(), id, &new_token()?)?;
+        }
+        let game_toml = edited_game_toml(&ctx.dir.game_toml(), id, person)?;
+        crate::game_dir::write_atomic(&ctx.dir.game_toml(), game_toml.as_bytes())?;
+    }
+    GameContext::load(ctx.dir)
 }
 
 /// The newcomer is new to the game: a name, an address no other seat has (nor this one).
