@@ -8,6 +8,8 @@
 //! players = ["a", "b", "c", "d", "e", "f"]      # optional; these six by default
 //! seed = 7                                       # optional
 //! [case.options]                                 # optional: game.toml [options]
+//! [case.extra]                                   # optional: players' game.toml set-up keys
+//! a = { finalist = true }
 //! [case.start]                                   # optional: merged into the set-up state
 //! players.a.garnets = 1
 //! [case.replace]                                 # optional: top-level state keys replaced whole
@@ -60,6 +62,9 @@ struct Case {
     seed: u64,
     #[serde(default)]
     options: toml::Table,
+    /// Each player's game.toml set-up keys (`a = { finalist = true }`).
+    #[serde(default)]
+    extra: toml::Table,
     #[serde(default)]
     start: toml::Table,
     /// Top-level state keys replaced whole (e.g. `gods`, when a god has finished).
@@ -121,7 +126,17 @@ impl WithGame for RunCase<'_> {
 
 /// Runs one case; returns what went wrong (empty: the case passes).
 fn run_case<G: Game>(case: &Case) -> Vec<String> {
-    let players: Vec<PlayerConfig> = case.players.iter().map(|id| player(id, 10)).collect();
+    let players: Vec<PlayerConfig> = case
+        .players
+        .iter()
+        .map(|id| {
+            let mut p = player(id, 10);
+            if let Some(extra) = case.extra.get(id).and_then(|e| e.as_table()) {
+                p.extra = extra.clone();
+            }
+            p
+        })
+        .collect();
     let setup = Setup {
         players: adjudicate::config::seats(&players),
         options: &case.options,
@@ -444,4 +459,10 @@ fn death_match_pick_rule_cases() {
 fn meadow_assignment_rule_cases() {
     let count = run_game_cases(GameId::MeadowAssignment);
     assert!(count >= 3, "only {count} meadow assignment cases");
+}
+
+#[test]
+fn tribal_council_rule_cases() {
+    let count = run_game_cases(GameId::TribalCouncil);
+    assert!(count >= 20, "only {count} Tribal Council cases");
 }

@@ -24,6 +24,8 @@ pub struct Ending {
     pub eligible: Option<Vec<PlayerId>>,
     /// The meadows a meadow assignment settled.
     pub meadows: Option<BTreeMap<PlayerId, String>>,
+    /// Who went home (a Tribal Council's vote): they leave the season.
+    pub out: Vec<PlayerId>,
 }
 
 impl Ending {
@@ -41,6 +43,7 @@ impl Ending {
             meadows: self
                 .meadows
                 .map(|m| m.iter().map(|(id, v)| (who(id), v.clone())).collect()),
+            out: list(self.out),
         }
     }
 }

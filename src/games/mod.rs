@@ -22,6 +22,7 @@ pub mod god_race;
 pub mod meadow_assignment;
 pub mod planar_control;
 pub mod room_swap;
+pub mod tribal_council;
 
 pub use game::*;
 pub use registry::{WithGame, WithMatch};
@@ -39,5 +40,6 @@ registry! {
     season_rounds {
         DeathMatchPick => death_match_pick::DeathMatchPick,
         MeadowAssignment => meadow_assignment::MeadowAssignment,
+        TribalCouncil => tribal_council::TribalCouncil,
     }
 }
