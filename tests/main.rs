@@ -31,6 +31,7 @@ mod season;
 mod secrecy;
 mod simulate;
 mod site;
+mod survivor;
 mod tick;
 mod tokens;
 mod validation_path;
