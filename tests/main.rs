@@ -34,5 +34,6 @@ mod site;
 mod survivor;
 mod tick;
 mod tokens;
+mod tribal_council;
 mod validation_path;
 mod zones;

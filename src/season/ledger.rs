@@ -116,6 +116,16 @@ impl Ledger {
         .unwrap_or_else(|_| self.standings.clone())
     }
 
+    /// The season's winner: the winner of its last finished jury vote (a season round whose
+    /// ending has winners), if any.
+    pub fn winner(&self) -> Option<&PlayerId> {
+        self.matches
+            .iter()
+            .rev()
+            .filter(|m| m.over && m.game.is_season_round())
+            .find_map(|m| m.ending.winners.first())
+    }
+
     /// The players still in the season, in cast order.
     pub fn living(&self) -> Vec<&Standing> {
         self.standings
@@ -196,6 +206,12 @@ pub fn compute_with(dir: &SeasonDir, events: Vec<Event>) -> Result<Ledger> {
             eliminated
                 .entry(id.clone())
                 .or_insert_with(|| format!("left the season in {}: {why}", m.folder));
+        }
+        // a Tribal Council's vote sends its player home
+        for id in &m.ending.out {
+            eliminated
+                .entry(id.clone())
+                .or_insert_with(|| format!("voted out at {}", m.folder));
         }
     }
     let all: Vec<&Match> = matches.iter().collect();

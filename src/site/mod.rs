@@ -118,6 +118,8 @@ struct SeasonView {
     matches: Vec<SeasonMatch>,
     events: Vec<String>,
     living: usize,
+    /// The season's winner: the last jury vote's (a Tribal Council in jury mode).
+    winner: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -333,6 +335,7 @@ fn load_season(dir: &Path, path: String) -> Result<SeasonView> {
             .filter(|e| !matches!(e.what, What::Garnets { .. }))
             .map(|e| e.describe_with(&name))
             .collect(),
+        winner: ledger.winner().map(name),
         path,
     })
 }

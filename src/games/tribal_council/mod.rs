@@ -184,6 +184,18 @@ impl Game for TribalCouncil {
 }
 
 impl Archive for TribalCouncil {
+    /// A council of the season: every living player attends (the host marks immunity, idols and,
+    /// for the final vote, `finalist` in game.toml before the first tick).
+    fn season_match(
+        _so_far: &crate::games::season::SoFar<'_>,
+        _options: &toml::Table,
+    ) -> Result<crate::games::season::FromSeason, String> {
+        Ok(crate::games::season::FromSeason {
+            title: Some("Tribal Council"),
+            ..Default::default()
+        })
+    }
+
     /// The jury's winner; who went home (`out`).
     fn ending(publics: &[&toml::Table]) -> Ending {
         let mut out = Ending::default();

@@ -310,8 +310,9 @@ fn rocks(public: &mut Public, seed: u64, round: u32, drew: Vec<PlayerId>) -> Pla
     out
 }
 
-/// The ballots in reading order: drawn from the seed, then the last counted vote read made a
-/// vote for `decided` (the deciding vote, as a host reads it); voters kept only when revealed.
+/// The ballots in reading order: drawn from the seed, then the last counted vote for `decided`
+/// moved to the end (the deciding vote is read last, as a host reads it); voters kept only when
+/// revealed.
 fn reading(
     ballots: Vec<Ballot>,
     decided: Option<&PlayerId>,
@@ -325,12 +326,12 @@ fn reading(
         "tribal-council/reading",
     ));
     if let Some(out) = decided
-        && let Some(last) = order.iter().rposition(|&i| ballots[i].counted)
         && let Some(k) = order
             .iter()
             .rposition(|&i| ballots[i].counted && &ballots[i].player == out)
     {
-        order.swap(k, last);
+        let deciding = order.remove(k);
+        order.push(deciding);
     }
     let reveal = state.options.reveal == Reveal::Ballots;
     order

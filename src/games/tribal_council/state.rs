@@ -68,6 +68,10 @@ pub struct Options {
     pub tie: Tie,
     pub missing_vote: Missing,
     pub reveal: Reveal,
+    /// Jury mode: the finalists by id (or `finalist = true` on each; `season match … --option`
+    /// can only say it here).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub finalists: Vec<String>,
 }
 
 /// Which vote the council is taking.
@@ -147,11 +151,20 @@ const MAX_HELD: i64 = 1000;
 pub fn setup(setup: &Setup<'_>) -> Result<State, SetupError> {
     let options: Options = crate::games::options(
         setup,
-        "Tribal Council options: mode, tie, missing_vote, reveal",
+        "Tribal Council options: mode, tie, missing_vote, reveal, finalists",
     )?;
     let mut players = BTreeMap::new();
     for (i, seat) in setup.players.iter().enumerate() {
         players.insert(seat.id.clone(), player(i, seat.extra)?);
+    }
+    for (i, text) in options.finalists.iter().enumerate() {
+        let finalist = PlayerId::parse(text)
+            .and_then(|id| players.get_mut(&id))
+            .ok_or_else(|| SetupError {
+                key: format!("options.finalists[{i}]"),
+                message: format!("`{text}` is not a player of this council"),
+            })?;
+        finalist.finalist = true;
     }
     let state = State {
         round: 1,
