@@ -216,3 +216,30 @@ fn in_a_season_the_voted_out_leaves_and_the_jury_s_winner_is_the_season_s() {
         "{page}"
     );
 }
+
+#[test]
+fn simulate_plays_councils_and_a_voting_bloc_survives_more_often_than_random_voters() {
+    let run = ok(adjudicate([
+        "simulate",
+        "tribal-council",
+        "--games",
+        "2000",
+        "--bots",
+        "random=6,bloc=2",
+    ]));
+    let wins = |strategy: &str| -> f64 {
+        let line = run
+            .stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{strategy} ")))
+            .unwrap_or_else(|| panic!("{}", run.stdout));
+        // "player wins": the second percentage of the line
+        let pct: Vec<f64> = line
+            .split_whitespace()
+            .filter_map(|w| w.strip_suffix('%')?.parse().ok())
+            .collect();
+        pct[1]
+    };
+    assert!(wins("bloc") > wins("random") + 5.0, "{}", run.stdout);
+    assert!(run.stdout.contains("no winner: 0.0%"), "{}", run.stdout);
+}

@@ -40,6 +40,9 @@ registry! {
     season_rounds {
         DeathMatchPick => death_match_pick::DeathMatchPick,
         MeadowAssignment => meadow_assignment::MeadowAssignment,
+    }
+    /// Season rounds `simulate` plays too (their bots vote).
+    simulated_rounds {
         TribalCouncil => tribal_council::TribalCouncil,
     }
 }

@@ -55,30 +55,36 @@ impl Profile {
     }
 }
 
-/// The registry itself: `matches { Variant => path::Type, … } season_rounds { … }`. Matches
-/// must have bots (`Simulated`); the compiler says so when one has none.
+/// The registry itself: `matches { Variant => path::Type, … } season_rounds { … }
+/// simulated_rounds { … }`. Matches, and the season rounds `simulate` plays, must have bots
+/// (`Simulated`); the compiler says so when one has none.
 macro_rules! registry {
     (
         $(#[$matches_doc:meta])*
         matches { $($m:ident => $mt:ty,)* }
         $(#[$rounds_doc:meta])*
         season_rounds { $($s:ident => $st:ty,)* }
+        $(#[$simulated_doc:meta])*
+        simulated_rounds { $($b:ident => $bt:ty,)* }
     ) => {
         /// The games this build plays, as game.toml names them (`GameId::name`).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum GameId {
             $($m,)*
             $($s,)*
+            $($b,)*
         }
 
         static PROFILES: &[registry::Profile] = &[
             $(registry::Profile::of::<$mt>(false),)*
             $(registry::Profile::of::<$st>(true),)*
+            $(registry::Profile::of::<$bt>(true),)*
         ];
 
         impl GameId {
             /// Every game: the matches, then the season rounds.
-            pub const ALL: &'static [GameId] = &[$(GameId::$m,)* $(GameId::$s,)*];
+            pub const ALL: &'static [GameId] =
+                &[$(GameId::$m,)* $(GameId::$s,)* $(GameId::$b,)*];
 
             /// What the game says of itself (`registry::Profile`).
             pub fn profile(self) -> &'static registry::Profile {
@@ -91,14 +97,16 @@ macro_rules! registry {
             match game {
                 $(GameId::$m => work.run::<$mt>(),)*
                 $(GameId::$s => work.run::<$st>(),)*
+                $(GameId::$b => work.run::<$bt>(),)*
             }
         }
 
-        /// A match's engine and bots; `None` for a season round.
+        /// A game's engine and bots; `None` for a season round without bots.
         pub fn dispatch_match<W: WithMatch>(game: GameId, work: W) -> Option<W::Output> {
             match game {
                 $(GameId::$m => Some(work.run::<$mt>()),)*
                 $(GameId::$s => { let _ = work; None })*
+                $(GameId::$b => Some(work.run::<$bt>()),)*
             }
         }
     };

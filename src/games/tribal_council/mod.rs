@@ -3,6 +3,7 @@
 //! `games/tribal-council/README.md`). A season round: one council, one or more votes (a revote
 //! after a tie), played between a season's matches.
 
+mod bots;
 mod receive;
 mod resolve;
 pub mod state;
@@ -240,5 +241,32 @@ impl Archive for TribalCouncil {
         }
         bars.sort_by(|a, b| b.value.cmp(&a.value).then(a.label.cmp(&b.label)));
         Some(crate::svg::bar_chart(id, title, &bars))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_picture_counts_each_players_votes_and_marks_the_cancelled_ones() {
+        let public: toml::Table = toml::from_str(
+            r#"reading = [
+                { player = "a", counted = true },
+                { player = "b", counted = false },
+                { player = "a", counted = true },
+            ]"#,
+        )
+        .unwrap();
+        let names = Names::from([
+            ("a".to_owned(), "Ann".to_owned()),
+            ("b".to_owned(), "Ben".to_owned()),
+        ]);
+        let svg = TribalCouncil::picture(&public, None, &names, "r1", "Votes").unwrap();
+        assert!(svg.contains("Ann: 2"), "{svg}");
+        assert!(svg.contains("Ben (idol: not counted): 1"), "{svg}");
+        assert!(svg.contains("bar cancelled"), "{svg}");
+        let none: toml::Table = toml::from_str("reading = []").unwrap();
+        assert!(TribalCouncil::picture(&none, None, &names, "r1", "Votes").is_none());
     }
 }
