@@ -80,6 +80,17 @@ fn reports(dir: &Path, id: &str) -> Vec<String> {
         .collect()
 }
 
+/// `substitute`'s arguments giving Bob's seat to Nia.
+const NIA: [&str; 7] = [
+    "bob",
+    "--name",
+    "Nia",
+    "--email",
+    "nia@example.org",
+    "--reason",
+    "x",
+];
+
 fn later(now: &str, seconds: i64) -> String {
     let t: jiff::Timestamp = now.parse().unwrap();
     t.checked_add(jiff::SignedDuration::from_secs(seconds))
@@ -391,18 +402,9 @@ fn a_lever_on_people_with_the_lock_held_exits_75_and_records_nothing() {
     let dir = tmp.path();
     let lock = fs::File::create(dir.join(".adjudicate.lock")).unwrap();
     lock.try_lock().unwrap();
-    let substitute = [
-        "bob",
-        "--name",
-        "Nia",
-        "--email",
-        "nia@example.org",
-        "--reason",
-        "x",
-    ];
     for (command, args) in [
         ("withdraw", &["bob", "--reason", "quit"][..]),
-        ("substitute", &substitute[..]),
+        ("substitute", &NIA[..]),
     ] {
         let run = lever(command, dir, args, "2026-12-02T10:00:00Z");
         assert_eq!(run.code, 75, "{command}: {}{}", run.stdout, run.stderr);
@@ -415,20 +417,7 @@ fn a_lever_on_people_with_the_lock_held_exits_75_and_records_nothing() {
 fn a_game_toml_edit_that_contradicts_a_substitution_is_an_error_naming_the_seat() {
     let tmp = everyone_but_bob("");
     let dir = tmp.path();
-    ok(lever(
-        "substitute",
-        dir,
-        &[
-            "bob",
-            "--name",
-            "Nia",
-            "--email",
-            "nia@example.org",
-            "--reason",
-            "x",
-        ],
-        "2026-12-02T10:00:00Z",
-    ));
+    ok(lever("substitute", dir, &NIA, "2026-12-02T10:00:00Z"));
     let status = adjudicate(["status".as_ref(), dir.as_os_str()]);
     assert!(
         status
@@ -461,20 +450,7 @@ fn a_substitute_gets_a_new_token_that_only_their_welcome_holds_and_the_old_one_s
         "# tokens the host handed out\n[tokens]\nbob = \"bob-secret-1\"\ncarol = \"carol-secret-1\"\n",
     )
     .unwrap();
-    ok(lever(
-        "substitute",
-        dir,
-        &[
-            "bob",
-            "--name",
-            "Nia",
-            "--email",
-            "nia@example.org",
-            "--reason",
-            "x",
-        ],
-        "2026-12-02T10:00:00Z",
-    ));
+    ok(lever("substitute", dir, &NIA, "2026-12-02T10:00:00Z"));
     let secrets = toml_of(&dir.join("secrets.toml"));
     let token = secrets["tokens"]["bob"].as_str().unwrap().to_owned();
     assert_ne!(token, "bob-secret-1");

@@ -264,6 +264,26 @@ pub(crate) fn check_refs<'a, V>(
     }
 }
 
+/// The player who leaves a game (`Game::withdraw`), once the checks every game's ruling shares
+/// pass: the game is not over, `id` is a player, and someone else is still in the game
+/// (`gone`: whether a player has left or is out already).
+pub(crate) fn leaving<'a, P>(
+    players: &'a mut BTreeMap<PlayerId, P>,
+    id: &PlayerId,
+    over: bool,
+    gone: impl Fn(&P) -> bool,
+) -> Result<&'a mut P, String> {
+    if over {
+        return Err("the game is over".into());
+    }
+    if !players.iter().any(|(p, s)| p != id && !gone(s)) {
+        return Err("nobody else is left in the game".into());
+    }
+    players
+        .get_mut(id)
+        .ok_or_else(|| format!("{id} is not a player of this game"))
+}
+
 /// A result struct as the table it becomes in result.toml.
 pub(crate) fn to_table<T: Serialize>(value: &T) -> toml::Table {
     toml::Table::try_from(value).expect("result structs serialize to tables")

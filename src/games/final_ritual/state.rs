@@ -234,16 +234,7 @@ impl State {
     /// count it, and its role is revealed only with every role at the end). If one priest is
     /// left, they win as the last alive.
     pub fn withdraw(&mut self, id: &PlayerId) -> Result<(), String> {
-        if self.finished {
-            return Err("the game is over".into());
-        }
-        if !self.living().iter().any(|p| p != id) {
-            return Err("nobody else is left in the game".into());
-        }
-        let me = self
-            .players
-            .get_mut(id)
-            .ok_or_else(|| format!("{id} is not a player of this game"))?;
+        let me = crate::games::leaving(&mut self.players, id, self.finished, |p| !p.alive)?;
         if !me.alive {
             return Err(format!(
                 "{id} has been executed: they are out of the game already"

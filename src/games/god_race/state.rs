@@ -127,16 +127,7 @@ impl State {
     /// is ranked with nobody at the end. In round 0 its scoring orbs are drawn as for any
     /// missing submission, so the box holds what the rules put in it.
     pub fn withdraw(&mut self, id: &PlayerId) -> Result<(), String> {
-        if self.finished {
-            return Err("the game is over".into());
-        }
-        if !self.players.iter().any(|(p, s)| p != id && !s.left) {
-            return Err("nobody else is left in the game".into());
-        }
-        let me = self
-            .players
-            .get_mut(id)
-            .ok_or_else(|| format!("{id} is not a player of this game"))?;
+        let me = crate::games::leaving(&mut self.players, id, self.finished, |p| p.left)?;
         me.left = true;
         let support = me.live.support.take();
         me.live = Live::default();

@@ -194,16 +194,8 @@ impl State {
     /// void; its own votes and divinations of that round do not count; at the end it wins
     /// nothing, votes for nobody and cannot be an Elimination Candidate.
     pub fn withdraw(&mut self, id: &PlayerId) -> Result<(), String> {
-        if self.phase == Phase::Over {
-            return Err("the game is over".into());
-        }
-        if !self.players.iter().any(|(p, s)| p != id && !s.left) {
-            return Err("nobody else is left in the game".into());
-        }
-        let me = self
-            .players
-            .get_mut(id)
-            .ok_or_else(|| format!("{id} is not a player of this game"))?;
+        let over = self.phase == Phase::Over;
+        let me = crate::games::leaving(&mut self.players, id, over, |p| p.left)?;
         me.left = true;
         me.live = Live::default();
         Ok(())
