@@ -98,25 +98,115 @@ struct Private {
 
 pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
     let mut next = state.clone();
-    // 1. idols, before any vote is read
-    let mut idols_played = BTreeSet::new();
-    if state.advantages() {
-        for p in state.players.values() {
-            for target in &p.live.idol {
-                if !state.players[target].immune {
-                    idols_played.insert(target.clone());
+    let idols_played = play_idols(state, &mut next);
+    let candidates = state.candidates();
+    let (mut ballots, defaults) = cast(state, &next, &candidates);
+    let mut tally: BTreeMap<PlayerId, u32> = BTreeMap::new();
+    for b in ballots.iter().filter(|b| b.counted) {
+        *tally.entry(b.player.clone()).or_default() += 1;
+    }
+    if state.stage == Stage::First && state.options.mode == Mode::Elimination {
+        next.first_votes = tally.clone();
+    }
+    let mut public = Public {
+        round: state.round,
+        mode: state.options.mode,
+        stage: state.stage,
+        candidates,
+        idols_played,
+        reading: Vec::new(),
+        defaults,
+        tied: Vec::new(),
+        how: None,
+        out: None,
+        winner: None,
+        rocks: None,
+        countback: BTreeMap::new(),
+        next: Next {
+            stage: Stage::Over,
+            candidates: Vec::new(),
+            voters: Vec::new(),
+        },
+        fin: None,
+    };
+    let decided = decide(state, &mut next, &mut public, &tally, seed);
+    if decided.as_ref().is_some_and(|(_, how)| *how == "left") {
+        // ruling 10: settled outside the vote, no vote is read
+        ballots.clear();
+        public.defaults.clear();
+    }
+    public.reading = reading(ballots, decided.as_ref().map(|(p, _)| p), seed, state);
+    next.rounds_played += 1;
+    for p in next.players.values_mut() {
+        p.live = Default::default();
+    }
+    match decided {
+        Some((who, how)) => {
+            public.how = Some(how);
+            next.stage = Stage::Over;
+            next.decided = Some(who.clone());
+            let listed = vec![who.clone()];
+            public.fin = Some(match state.options.mode {
+                Mode::Jury => {
+                    public.winner = Some(who);
+                    Final {
+                        winners: listed,
+                        eliminated: Vec::new(),
+                    }
                 }
+                Mode::Elimination => {
+                    public.out = Some(who);
+                    Final {
+                        winners: Vec::new(),
+                        eliminated: listed,
+                    }
+                }
+            });
+        }
+        None => {
+            next.round = state.round + 1;
+            if next.stage == Stage::Fresh {
+                next.tied.clear();
             }
         }
-        for (id, p) in next.players.iter_mut() {
-            p.idols -= state.players[id].live.idol.len() as u32;
-            p.extra_votes -= state.players[id].live.extra_vote.len() as u32;
-            p.protected |= idols_played.contains(id);
+    }
+    public.next = Next {
+        stage: next.stage,
+        candidates: next.candidates(),
+        voters: next.voters(),
+    };
+    let private = private_reports(state, &next, &public);
+    Resolution {
+        result: RoundResult::without_garnets(&public, private),
+        state: next,
+    }
+}
+
+/// Resolution 1: idols are played before any vote is read (and extra votes spent); returns the
+/// players they protect (an idol on an immune player protects nothing more).
+fn play_idols(state: &State, next: &mut State) -> Vec<PlayerId> {
+    let mut played = BTreeSet::new();
+    if !state.advantages() {
+        return Vec::new();
+    }
+    for p in state.players.values() {
+        for target in &p.live.idol {
+            if !state.players[target].immune {
+                played.insert(target.clone());
+            }
         }
     }
-    let candidates = state.candidates();
-    let open = |p: &PlayerId| candidates.contains(p) && !next.players[p].protected;
-    // 2. the ballots
+    for (id, p) in next.players.iter_mut() {
+        p.idols -= state.players[id].live.idol.len() as u32;
+        p.extra_votes -= state.players[id].live.extra_vote.len() as u32;
+        p.protected |= played.contains(id);
+    }
+    played.into_iter().collect()
+}
+
+/// Every voter's ballots (their vote, or `missing_vote`'s, and their extra votes), and the
+/// voters the missing vote applied to.
+fn cast(state: &State, next: &State, candidates: &[PlayerId]) -> (Vec<Ballot>, Vec<PlayerId>) {
     let mut ballots = Vec::new();
     let mut defaults = Vec::new();
     for voter in state.voters() {
@@ -144,126 +234,61 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
             });
         }
     }
-    let mut tally: BTreeMap<PlayerId, u32> = BTreeMap::new();
-    for b in ballots.iter().filter(|b| b.counted) {
-        *tally.entry(b.player.clone()).or_default() += 1;
-    }
-    if state.stage == Stage::First && state.options.mode == Mode::Elimination {
-        next.first_votes = tally.clone();
-    }
-    // 3. the outcome
-    let mut public = Public {
-        round: state.round,
-        mode: state.options.mode,
-        stage: state.stage,
-        candidates: candidates.clone(),
-        idols_played: idols_played.into_iter().collect(),
-        reading: Vec::new(),
-        defaults,
-        tied: Vec::new(),
-        how: None,
-        out: None,
-        winner: None,
-        rocks: None,
-        countback: BTreeMap::new(),
-        next: Next {
-            stage: Stage::Over,
-            candidates: Vec::new(),
-            voters: Vec::new(),
-        },
-        fin: None,
-    };
+    (ballots, defaults)
+}
+
+/// Who the vote decides (and how), or `None` when another vote follows (`next` says which).
+fn decide(
+    state: &State,
+    next: &mut State,
+    public: &mut Public,
+    tally: &BTreeMap<PlayerId, u32>,
+    seed: u64,
+) -> Option<(PlayerId, &'static str)> {
     let top = tally.values().copied().max().unwrap_or(0);
     let leaders: Vec<PlayerId> = tally
         .iter()
         .filter(|(_, n)| **n == top)
         .map(|(id, _)| id.clone())
         .collect();
-    let open_now: Vec<PlayerId> = candidates.iter().filter(|p| open(p)).cloned().collect();
-    // ruling 10: a player withdrawn from an elimination council goes home, whatever the votes
-    let left = state
-        .players
+    let open: Vec<PlayerId> = public
+        .candidates
         .iter()
-        .find(|(_, p)| p.left)
-        .map(|(id, _)| id.clone());
-    let decided = match (state.options.mode, leaders.as_slice()) {
-        (Mode::Elimination, _) if left.is_some() => {
-            ballots.clear();
-            public.defaults.clear();
-            left.map(|id| (id, "left"))
-        }
+        .filter(|p| !next.players[*p].protected)
+        .cloned()
+        .collect();
+    let left = state.players.iter().find(|(_, p)| p.left).map(|(id, _)| id);
+    match (state.options.mode, leaders.as_slice()) {
+        // ruling 10: a player withdrawn from an elimination council goes home
+        (Mode::Elimination, _) if left.is_some() => left.map(|id| (id.clone(), "left")),
         (_, [one]) => Some((one.clone(), "vote")),
         (Mode::Jury, _) => {
             // spec, jury mode: a tie (or no vote at all) is broken by rocks among the tied
             let tied = if leaders.is_empty() {
-                candidates.clone()
+                public.candidates.clone()
             } else {
-                leaders.clone()
+                leaders
             };
             public.tied = tied.clone();
-            Some((rocks(&mut public, seed, state.round, tied), "rocks"))
+            Some((rocks(public, seed, state.round, tied), "rocks"))
         }
-        (Mode::Elimination, []) if open_now.len() == 1 => Some((open_now[0].clone(), "alone")),
+        (Mode::Elimination, []) if open.len() == 1 => Some((open[0].clone(), "alone")),
         (Mode::Elimination, []) if state.stage == Stage::First => {
-            // no counted vote: a fresh first vote, without idols
+            // ruling 5: no counted vote, a fresh first vote without idols
             next.stage = Stage::Fresh;
             None
         }
         (Mode::Elimination, tied) => {
-            let tied = if tied.is_empty() {
-                open_now.clone()
-            } else {
-                tied.to_vec()
-            };
+            let tied = if tied.is_empty() { open } else { tied.to_vec() };
             public.tied = tied.clone();
             if state.stage != Stage::Revote && state.options.tie.revotes() {
                 next.stage = Stage::Revote;
                 next.tied = tied;
                 None
             } else {
-                Some(deadlock(state, &next, &mut public, seed, tied))
+                Some(deadlock(state, next, public, seed, tied))
             }
         }
-    };
-    public.reading = reading(ballots, decided.as_ref().map(|(p, _)| p), seed, state);
-    next.rounds_played += 1;
-    for p in next.players.values_mut() {
-        p.live = Default::default();
-    }
-    match decided {
-        Some((who, how)) => {
-            public.how = Some(how);
-            next.stage = Stage::Over;
-            next.decided = Some(who.clone());
-            let (winners, eliminated) = match state.options.mode {
-                Mode::Jury => (vec![who.clone()], Vec::new()),
-                Mode::Elimination => (Vec::new(), vec![who.clone()]),
-            };
-            match state.options.mode {
-                Mode::Jury => public.winner = Some(who),
-                Mode::Elimination => public.out = Some(who),
-            }
-            public.fin = Some(Final {
-                winners,
-                eliminated,
-            });
-        }
-        None => {
-            next.round = state.round + 1;
-            if next.stage == Stage::Fresh {
-                next.tied.clear();
-            }
-        }
-    }
-    public.next = Next {
-        stage: next.stage,
-        candidates: next.candidates(),
-        voters: next.voters(),
-    };
-    let private = private_reports(state, &next, &public);
-    Resolution {
-        result: RoundResult::without_garnets(&public, private),
-        state: next,
     }
 }
 
