@@ -1,5 +1,6 @@
 //! The Tribal Council engine against the televised show's own vote records, US01–US20
-//! (`../shared/data/survivor/`, public data; see its README). Each council becomes a game
+//! (`tests/data/survivor/`: the survivoR package's CSV files, MIT, copied unchanged from
+//! `../shared/data/survivor/` with their README and licence). Each council becomes a game
 //! directory: its attendees as players (immunity, a played idol, who could vote, the counted
 //! votes each had received at earlier councils), the first vote and any revote as submissions,
 //! through the built binary. The engine must send home the same player as the show at every
@@ -13,7 +14,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 fn data() -> PathBuf {
-    crate::support::manifest_dir().join("../shared/data/survivor")
+    crate::support::manifest_dir().join("tests/data/survivor")
 }
 
 /// The rows of a CSV file (RFC 4180: quoted fields, `""` inside quotes), as header -> value.
