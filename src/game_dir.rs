@@ -277,9 +277,15 @@ pub fn sweep_temp_in(folders: &[PathBuf]) -> Result<usize> {
                 .file_name()
                 .to_str()
                 .is_some_and(|n| n.starts_with(TEMP_PREFIX));
-            if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
+            let kind = entry.file_type();
+            if ours && kind.as_ref().is_ok_and(|t| t.is_file()) {
                 let path = entry.path();
                 fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+                removed += 1;
+            } else if ours && kind.is_ok_and(|t| t.is_dir()) {
+                // a folder a killed run was writing whole (`Plan`)
+                let path = entry.path();
+                fs::remove_dir_all(&path).map_err(|e| Error::io(&path, e))?;
                 removed += 1;
             }
         }
@@ -385,6 +391,32 @@ fn write_temp(
         }
         return Ok(tmp);
     }
+}
+
+/// A new empty folder `.adjudicate-<pid>-dir-<n>` in `parent`, for a folder written whole and
+/// renamed into place (`Plan`); a killed run's is removed by `sweep_temp_in`.
+pub fn temp_dir_in(parent: &Path) -> Result<PathBuf> {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    loop {
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = parent.join(format!("{TEMP_PREFIX}{}-dir-{n}", std::process::id()));
+        match fs::create_dir(&path) {
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
+            other => return other.map(|()| path.clone()).map_err(|e| Error::io(&path, e)),
+        }
+    }
+}
+
+/// A new file written in place (in a folder nobody sees yet: a staged folder of `Plan`).
+pub fn write_new(path: &Path, bytes: &[u8], access: Access) -> Result<()> {
+    let mut options = File::options();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, access.mode());
+    options
+        .open(path)
+        .and_then(|mut f| f.write_all(bytes))
+        .map_err(|e| Error::io(path, e))
 }
 
 pub fn create_dir(path: &Path) -> Result<()> {

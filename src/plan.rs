@@ -15,6 +15,9 @@ pub struct Plan {
     folders: HashMap<PathBuf, bool>,
     /// Who may read the files written (owner-only unless `public`).
     access: Access,
+    /// Whether new folders are written whole and renamed into place before the first durable
+    /// file (`for_tick`).
+    stage_new_folders: bool,
 }
 
 #[derive(Debug)]
@@ -30,6 +33,18 @@ impl Plan {
     pub fn public() -> Plan {
         Plan {
             access: Access::Everyone,
+            ..Plan::default()
+        }
+    }
+
+    /// A tick's plan, whose only marker of work done is its last, durable file (state.toml):
+    /// the files of a new folder may reach the disk later than planned, as long as they do
+    /// before it, so a new folder (a round's `private/`, ten thousand reports) is written whole
+    /// and renamed into place once. Plans whose files mark progress themselves (a season's
+    /// reports) keep the plain order.
+    pub fn for_tick() -> Plan {
+        Plan {
+            stage_new_folders: true,
             ..Plan::default()
         }
     }
@@ -86,15 +101,80 @@ impl Plan {
         })
     }
 
+    /// Writes the plan in order. In a tick's plan (`for_tick`), a new folder whose parent exists
+    /// (a round's `private/`) is written whole under a temp name and renamed into place before
+    /// the first durable file (state.toml) and at the end: one rename for the folder instead of
+    /// one per file, and a run killed before the rename leaves only a temp folder, which the
+    /// next run sweeps.
     pub fn commit(self) -> Result<()> {
+        let mut staged = Staged {
+            enabled: self.stage_new_folders,
+            folders: Vec::new(),
+        };
         for step in self.steps {
             match step {
-                Step::Dir(p) => create_dir(&p)?,
+                Step::Dir(p) => staged.dir(&p)?,
                 // planned only if different: no second comparison
-                Step::File(p, bytes) => replace_as(&p, &bytes, false, self.access)?,
-                Step::Durable(p, bytes) => replace_as(&p, &bytes, true, self.access)?,
+                Step::File(p, bytes) => match staged.inside(&p) {
+                    Some(path) => write_new(&path, &bytes, self.access)?,
+                    None => replace_as(&p, &bytes, false, self.access)?,
+                },
+                Step::Durable(p, bytes) => {
+                    staged.publish()?;
+                    replace_as(&p, &bytes, true, self.access)?
+                }
             }
+        }
+        staged.publish()
+    }
+}
+
+/// The new folders of a commit being written under temp names: (where it goes, where it is).
+struct Staged {
+    enabled: bool,
+    folders: Vec<(PathBuf, PathBuf)>,
+}
+
+impl Staged {
+    /// Creates a planned folder: under a temp name beside it when its parent exists and is not
+    /// staged itself, inside its staged ancestor when it has one, else as it is.
+    fn dir(&mut self, path: &Path) -> Result<()> {
+        if self.folders.iter().any(|(to, _)| to == path) {
+            return Ok(()); // planned twice
+        }
+        if let Some(inside) = self.inside(path) {
+            return create_dir(&inside);
+        }
+        match path.parent().filter(|p| self.enabled && p.is_dir()) {
+            Some(parent) if !path.exists() => {
+                let temp = crate::game_dir::temp_dir_in(parent)?;
+                self.folders.push((path.to_path_buf(), temp));
+                Ok(())
+            }
+            _ => create_dir(path),
+        }
+    }
+
+    /// Where a path inside a staged folder is written now.
+    fn inside(&self, path: &Path) -> Option<PathBuf> {
+        self.folders.iter().find_map(|(to, temp)| {
+            path.strip_prefix(to)
+                .ok()
+                .filter(|rest| !rest.as_os_str().is_empty())
+                .map(|rest| temp.join(rest))
+        })
+    }
+
+    /// Renames every staged folder into place.
+    fn publish(&mut self) -> Result<()> {
+        for (to, temp) in self.folders.drain(..) {
+            std::fs::rename(&temp, &to).map_err(|e| crate::error::Error::io(&to, e))?;
         }
         Ok(())
     }
+}
+
+/// A file in a staged folder: nobody else sees the folder yet, so it is written in place.
+fn write_new(path: &Path, bytes: &[u8], access: Access) -> Result<()> {
+    crate::game_dir::write_new(path, bytes, access)
 }
