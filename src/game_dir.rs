@@ -402,7 +402,11 @@ pub fn temp_dir_in(parent: &Path) -> Result<PathBuf> {
         let path = parent.join(format!("{TEMP_PREFIX}{}-dir-{n}", std::process::id()));
         match fs::create_dir(&path) {
             Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
-            other => return other.map(|()| path.clone()).map_err(|e| Error::io(&path, e)),
+            other => {
+                return other
+                    .map(|()| path.clone())
+                    .map_err(|e| Error::io(&path, e));
+            }
         }
     }
 }
