@@ -51,6 +51,9 @@ struct Final {
     tokens: Vec<PlayerId>,
     eligible_opponents: Vec<PlayerId>,
     sole_winner: bool,
+    /// Ruling 17: the seats that left the game (their 0 points are theirs by the ruling).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    left: Vec<PlayerId>,
 }
 
 #[derive(Serialize)]
@@ -412,6 +415,12 @@ fn finish(
         winners,
         elimination,
         sole_winner: sole,
+        left: next
+            .players
+            .iter()
+            .filter(|(_, p)| p.left)
+            .map(|(id, _)| id.clone())
+            .collect(),
     });
 }
 
