@@ -49,6 +49,9 @@ struct Final {
     winners: Vec<PlayerId>,
     elimination: Vec<PlayerId>,
     tokens: BTreeMap<PlayerId, u32>,
+    /// Ruling 20: the seats that left the game, ranked with nobody.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    left: Vec<PlayerId>,
 }
 
 #[derive(Serialize)]
@@ -579,6 +582,7 @@ fn final_of(state: &State, s: Standings) -> Final {
             .collect(),
         winners: pick(&|i| s.winner(i)),
         elimination: pick(&|i| s.elimination(i)),
+        left: pick(&|i| s.left[i]),
         scores: ids.iter().map(|id| (*id).clone()).zip(s.scores).collect(),
     }
 }
