@@ -482,18 +482,41 @@ impl GameContext {
         }
     }
 
-    /// The display name of the person who held seat `id` when the round at schedule index
-    /// `index` resolved (`None`: at set-up): the one who left it at the first substitution
-    /// after that, else game.toml's (the holder now).
-    pub fn name_at(&self, id: &PlayerId, index: Option<u32>) -> String {
-        self.actions
+    /// Who held seat `id` when the round at schedule index `index` resolved (`None`: at
+    /// set-up): how many times the seat had changed hands by then (a substitution taken while
+    /// round i was current gives the seat to the newcomer from round i's resolution on), and the
+    /// person: the one who left it at the next substitution, else game.toml's (the holder now).
+    pub fn holder_at(
+        &self,
+        id: &PlayerId,
+        index: Option<u32>,
+    ) -> (usize, Option<crate::host_record::Person>) {
+        let changes: Vec<&Action> = self
+            .actions
             .iter()
-            .filter(|a| a.kind == HostKind::Substitute && index.is_none_or(|i| a.index > i))
-            .find(|a| a.player.as_ref() == Some(id))
-            .and_then(|a| a.left.as_ref())
-            .map(|p| p.name.clone())
-            .or_else(|| self.config.player(id).map(|p| p.name.clone()))
-            .unwrap_or_else(|| id.to_string())
+            .filter(|a| a.kind == HostKind::Substitute && a.player.as_ref() == Some(id))
+            .collect();
+        let held = changes
+            .iter()
+            .filter(|a| index.is_some_and(|i| a.index <= i))
+            .count();
+        let person = match changes.get(held) {
+            Some(next) => next.left.clone(),
+            None => self.config.player(id).map(|p| crate::host_record::Person {
+                name: p.name.clone(),
+                email: p.email.clone(),
+                chat: p.chat.clone(),
+            }),
+        };
+        (held, person)
+    }
+
+    /// The display name of the person who held seat `id` when the round at `index` resolved
+    /// (`holder_at`).
+    pub fn name_at(&self, id: &PlayerId, index: Option<u32>) -> String {
+        self.holder_at(id, index)
+            .1
+            .map_or_else(|| id.to_string(), |p| p.name)
     }
 
     /// Every seat's display name when the round at `index` resolved (`name_at`).
@@ -503,34 +526,6 @@ impl GameContext {
             .iter()
             .map(|p| (p.id.to_string(), self.name_at(&p.id, index)))
             .collect()
-    }
-
-    /// Each person who held seat `id`, with the schedule index of the round they took it over in
-    /// (0: from the start), in order; the last is game.toml's.
-    pub fn tenures(&self, id: &PlayerId) -> Vec<(crate::host_record::Person, u32)> {
-        let mut tenures = Vec::new();
-        let mut from = 0;
-        for a in self
-            .actions
-            .iter()
-            .filter(|a| a.kind == HostKind::Substitute && a.player.as_ref() == Some(id))
-        {
-            if let Some(left) = &a.left {
-                tenures.push((left.clone(), from));
-            }
-            from = a.index;
-        }
-        if let Some(p) = self.config.player(id) {
-            tenures.push((
-                crate::host_record::Person {
-                    name: p.name.clone(),
-                    email: p.email.clone(),
-                    chat: p.chat.clone(),
-                },
-                from,
-            ));
-        }
-        tenures
     }
 
     /// game.toml agrees with the recorded tenures: a seat that changed hands names the person

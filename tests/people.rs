@@ -532,3 +532,18 @@ fn a_withdrawal_killed_at_any_rename_is_finished_by_the_next_tick() {
     assert!(kill_points >= 3, "only {kill_points} kill points");
     assert!(recorded >= 2, "killed after the record: {recorded}");
 }
+
+#[test]
+fn a_seat_that_changed_hands_and_then_leaves_is_named_by_its_holder() {
+    let tmp = everyone_but_bob("");
+    let dir = tmp.path();
+    ok(lever("substitute", dir, &NIA, "2026-12-02T10:00:00Z"));
+    ok(lever(
+        "withdraw",
+        dir,
+        &["bob", "--reason", "Nia quit too"],
+        "2026-12-02T10:05:00Z",
+    ));
+    let notice = text(&dir.join("rounds/001/notices/2-withdraw.txt"));
+    assert!(notice.contains("Nia has left the game"), "{notice}");
+}

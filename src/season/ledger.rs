@@ -546,25 +546,18 @@ fn holder(
     seat: &PlayerId,
     index: Option<u32>,
 ) -> Option<PlayerId> {
-    // a seat changed hands at index i is the newcomer's from round i's resolution on
-    let held = ctx
-        .actions
-        .iter()
-        .filter(|a| a.kind == crate::host_record::Kind::Substitute)
-        .filter(|a| a.player.as_ref() == Some(seat) && index.is_some_and(|i| a.index <= i))
-        .count();
-    if held == 0 {
+    let (changed, person) = ctx.holder_at(seat, index);
+    if changed == 0 {
         return Some(seat.clone());
     }
-    let tenures = ctx.tenures(seat);
-    let email = tenures[held].0.email.as_deref()?;
+    let email = person?.email?;
     config
         .cast
         .iter()
         .find(|p| {
             p.email
                 .as_deref()
-                .is_some_and(|e| e.eq_ignore_ascii_case(email))
+                .is_some_and(|e| e.eq_ignore_ascii_case(&email))
         })
         .map(|p| p.id.clone())
 }

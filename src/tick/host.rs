@@ -404,7 +404,9 @@ fn extension(
 fn who_leaves(ctx: &GameContext, action: &Action) -> Option<String> {
     match (&action.left, &action.player) {
         (Some(left), _) => Some(left.name.clone()),
-        (None, Some(id)) if action.kind == Kind::Withdraw => Some(ctx.name_at(id, None)),
+        (None, Some(id)) if action.kind == Kind::Withdraw => {
+            Some(ctx.name_at(id, Some(action.index)))
+        }
         _ => None,
     }
 }
