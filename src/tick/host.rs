@@ -332,10 +332,7 @@ fn withdrawable<G: Game>(
         return usage(ctx.config.not_a_player(player));
     };
     if let Some(left) = ctx.left(&id) {
-        return usage(format!(
-            "{id} has already left the game (action {} of round {}'s host.toml: {})",
-            left.n, left.index, left.reason
-        ));
+        return usage(format!("{id} has already left the game ({})", left.reason));
     }
     let index = G::rounds_played(state);
     let mut after = state.clone();

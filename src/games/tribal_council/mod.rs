@@ -162,10 +162,13 @@ impl Game for TribalCouncil {
         if state.stage == Stage::Over {
             return Err("the council is over".into());
         }
-        if state.players.values().filter(|p| p.left).count() > 0
-            && state.options.mode == Mode::Elimination
-        {
+        let jury = state.options.mode == Mode::Jury;
+        if !jury && state.players.values().any(|p| p.left) {
             return Err("a player has left this council already: it sent them home".into());
+        }
+        let finalists = state.candidates();
+        if jury && finalists.len() == 1 && finalists.contains(player) {
+            return Err("no finalist would be left".into());
         }
         let me = state
             .players
@@ -173,9 +176,6 @@ impl Game for TribalCouncil {
             .ok_or_else(|| format!("{player} is not at this council"))?;
         me.left = true;
         me.live = Default::default();
-        if state.options.mode == Mode::Jury && state.candidates().is_empty() {
-            return Err("no finalist would be left".into());
-        }
         Ok(())
     }
 
