@@ -5,35 +5,39 @@
 //! Invariant: a `Doc` was parsed from valid UTF-8 TOML; positions are 1-based.
 
 use crate::problem::{LineIndex, Pos, Problem};
+
+mod writer;
+pub use writer::{Item, Writer};
+
 use std::collections::BTreeMap;
 use std::ops::Range;
 use toml::de::{DeTable, DeValue};
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Doc {
     source: String,
     root: Table,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Table {
     entries: BTreeMap<String, Entry>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     pub key_pos: Pos,
     pub value: Node,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Node {
     pub pos: Pos,
     pub span: Range<usize>,
     pub value: Value,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     String(String),
     Integer(i64),

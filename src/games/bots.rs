@@ -4,7 +4,7 @@
 //! choice that validation accepts.
 
 use super::{Game, Outcome, RoundResult};
-use crate::doc::Doc;
+use crate::doc::Writer;
 use crate::player_id::PlayerId;
 
 /// The random generator of the bots (never of the rules, which draw from `crate::rng`): a bot's
@@ -115,20 +115,26 @@ pub trait Simulated: Game {
     fn tally(start: &[i64], state: &Self::State, memory: &Self::Memory) -> Vec<End>;
 }
 
-/// Sends one version of a submission through the rules' own validation, as the tick does, and
-/// records it (every version, in the order sent). Returns what the rules answered.
+/// Sends one version of a submission (written by `crate::doc::Writer`: the text and its
+/// parsed `Doc` together) through the rules' own validation, as the tick does, and records its
+/// text (every version, in the order sent). Returns what the rules answered.
 pub fn submit<G: Game>(
     state: &mut G::State,
     player: &PlayerId,
-    text: String,
+    doc: Writer,
     record: &mut Option<&mut Submissions>,
 ) -> Outcome {
-    let outcome = match Doc::parse(&text) {
-        Ok(doc) => G::receive(state, player, &doc),
-        Err(problem) => Outcome::refused(problem),
-    };
+    let doc = doc.finish();
+    let outcome = G::receive(state, player, &doc);
     if let Some(r) = record.as_deref_mut() {
-        r.push((player.clone(), text));
+        r.push((player.clone(), doc.source().to_owned()));
     }
     outcome
+}
+
+/// A one-line submission, `key = "value"`.
+pub fn one(key: &str, value: &str) -> Writer {
+    let mut w = Writer::new();
+    w.str(key, value);
+    w
 }

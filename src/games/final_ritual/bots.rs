@@ -14,33 +14,52 @@ use super::state::State;
 use crate::doc::Choice;
 use crate::player_id::PlayerId;
 
+use crate::doc::{Item, Writer};
 use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions, submit};
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
 
 const RESOURCES: [Resource; 3] = [Resource::Wine, Resource::Gems, Resource::Gold];
 
-fn list(items: &[&str]) -> String {
-    let quoted: Vec<String> = items.iter().map(|s| format!("\"{s}\"")).collect();
-    format!("[{}]", quoted.join(", "))
-}
-
 fn names(resources: &[Resource]) -> Vec<&'static str> {
     resources.iter().map(|r| r.name()).collect()
 }
 
 /// One announcement: the oracle and its targets, as a TOML inline table.
-fn entry(oracle: Oracle, from: &PlayerId, to: &PlayerId, player: &PlayerId) -> String {
-    let id = oracle.name();
-    match oracle.effect().targets() {
-        Targets::FromTo => format!("{{ oracle = \"{id}\", from = \"{from}\", to = \"{to}\" }}"),
-        Targets::To => format!("{{ oracle = \"{id}\", to = \"{to}\" }}"),
-        Targets::Player => format!("{{ oracle = \"{id}\", player = \"{player}\" }}"),
-        Targets::Nobody => format!("{{ oracle = \"{id}\" }}"),
-    }
+fn entry<'a>(
+    oracle: Oracle,
+    from: &'a PlayerId,
+    to: &'a PlayerId,
+    player: &'a PlayerId,
+) -> Item<'a> {
+    let id = ("oracle", oracle.name());
+    Item::Inline(match oracle.effect().targets() {
+        Targets::FromTo => vec![id, ("from", from.as_str()), ("to", to.as_str())],
+        Targets::To => vec![id, ("to", to.as_str())],
+        Targets::Player => vec![id, ("player", player.as_str())],
+        Targets::Nobody => vec![id],
+    })
 }
 
-fn random(state: &State, me: &PlayerId, rng: &mut BotRng) -> String {
+/// The whole submission: `dedicate`, `announce`, and the `[respond]` table.
+fn submission(
+    dedicate: &[&str],
+    announce: Vec<Item<'_>>,
+    refuse: &[&str],
+    give: &[&str],
+    take: &[&str],
+) -> Writer {
+    let mut w = Writer::new();
+    w.strs("dedicate", dedicate);
+    w.item("announce", &Item::List(announce));
+    w.section("respond");
+    w.strs("refuse", refuse)
+        .strs("give", give)
+        .strs("take", take);
+    w
+}
+
+fn random(state: &State, me: &PlayerId, rng: &mut BotRng) -> Writer {
     let p = &state.players[me];
     let living = state.living();
     let mut dedicate: Vec<&str> = names(&RESOURCES);
@@ -52,7 +71,7 @@ fn random(state: &State, me: &PlayerId, rng: &mut BotRng) -> String {
     let count = rng.random_range(least..=2).min(p.oracles.len());
     let mut hand = p.oracles.clone();
     hand.shuffle(rng);
-    let announce: Vec<String> = hand[..count]
+    let announce: Vec<Item<'_>> = hand[..count]
         .iter()
         .map(|o| {
             let from = living.choose(rng).expect("the announcer lives");
@@ -70,22 +89,17 @@ fn random(state: &State, me: &PlayerId, rng: &mut BotRng) -> String {
     let (mut give, mut take) = (names(&RESOURCES), names(&RESOURCES));
     give.shuffle(rng);
     take.shuffle(rng);
-    format!(
-        "dedicate = {}\nannounce = [{}]\n\n[respond]\nrefuse = {}\ngive = {}\ntake = {}\n",
-        list(&dedicate),
-        announce.join(", "),
-        list(&refuse),
-        list(&give),
-        list(&take)
-    )
+    submission(&dedicate, announce, &refuse, &give, &take)
 }
 
-fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> String {
+fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> Writer {
     let p = &state.players[me];
     let living = state.living();
     let others: Vec<&PlayerId> = living.iter().filter(|x| *x != me).collect();
     if others.is_empty() {
-        return "dedicate = [\"wine\", \"gems\", \"gold\"]\n".into();
+        let mut w = Writer::new();
+        w.strs("dedicate", &names(&RESOURCES));
+        return w;
     }
     let seat_of = |id: &PlayerId| state.players[id].seat;
     let seats = state.players.len() as u32;
@@ -138,13 +152,12 @@ fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> String {
     };
     let last = after[after.len() - 1];
     let wanted = announcements(p, me, Aims { next, victim, last }, mine);
-    format!(
-        "dedicate = {}\nannounce = [{}]\n\n[respond]\nrefuse = {}\ngive = {}\ntake = {}\n",
-        list(&names(&dedicate)),
-        wanted.join(", "),
-        list(&refuse),
-        list(&names(&give)),
-        list(&names(&take))
+    submission(
+        &names(&dedicate),
+        wanted,
+        &refuse,
+        &names(&give),
+        &names(&take),
     )
 }
 
@@ -158,16 +171,16 @@ struct Aims<'a> {
 
 /// The oracles the greedy bot announces (at most two that serve its goal; one of a full hand of
 /// four, the least harmful, when none does).
-fn announcements(
+fn announcements<'a>(
     p: &super::state::PlayerState,
-    me: &PlayerId,
-    aims: Aims<'_>,
+    me: &'a PlayerId,
+    aims: Aims<'a>,
     mine: Option<Resource>,
-) -> Vec<String> {
+) -> Vec<Item<'a>> {
     let selfish = matches!(p.role.goal(), Goal::Hand(_));
     let loyal = matches!(p.role.goal(), Goal::Altar(_));
     let traitor = p.role == Role::Traitor;
-    let mut wanted: Vec<String> = Vec::new();
+    let mut wanted: Vec<Item<'a>> = Vec::new();
     for oracle in &p.oracles {
         let fits = match oracle.effect() {
             Effect::Forgive => p.marks > 0,

@@ -12,7 +12,8 @@ use crate::doc::Choice;
 use crate::games::RoundResult;
 use crate::player_id::PlayerId;
 
-use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions, submit};
+use crate::doc::Writer;
+use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions, one, submit};
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
 use std::collections::{BTreeMap, BTreeSet};
@@ -26,11 +27,6 @@ pub struct Memory {
     elimination: Vec<PlayerId>,
 }
 
-fn quoted(ids: &[&PlayerId]) -> String {
-    let names: Vec<String> = ids.iter().map(|p| format!("\"{p}\"")).collect();
-    names.join(", ")
-}
-
 /// The submission `bot` sends for `id`, and whom it divines; `None` if it has nothing to send.
 /// Reads only what the player knows: everyone's plane, its own alignment and garnets, the
 /// announced control, whom it has divined, and (in the elimination round, when they are public)
@@ -41,11 +37,12 @@ fn choose(
     bot: Strategy,
     memory: &Memory,
     rng: &mut BotRng,
-) -> Option<(String, Vec<PlayerId>)> {
+) -> Option<(Writer, Vec<PlayerId>)> {
     let me = &state.players[id];
     if state.phase == Phase::Elimination {
         // The alignments are public now: one member of each losing alignment.
-        let mut lines = vec!["[eliminate]".to_owned()];
+        let mut w = Writer::new();
+        w.section("eliminate");
         for loser in state.losing_alignments() {
             let members: Vec<&PlayerId> = state
                 .players
@@ -54,10 +51,10 @@ fn choose(
                 .map(|(id, _)| id)
                 .collect();
             if let Some(pick) = members.choose(rng) {
-                lines.push(format!("{} = \"{pick}\"", loser.name()));
+                w.str(loser.name(), pick.as_str());
             }
         }
-        return Some((lines.join("\n") + "\n", Vec::new()));
+        return Some((w, Vec::new()));
     }
     if me.plane.is_large() {
         let mates: Vec<&PlayerId> = state
@@ -67,7 +64,7 @@ fn choose(
             .map(|(other, _)| other)
             .collect();
         let text = match mates.choose(rng) {
-            None => "vote = \"abstain\"\n".to_owned(),
+            None => one("vote", "abstain"),
             Some(target) => {
                 let spend = match bot {
                     Strategy::Random => rng.random_range(0..=me.garnets.clamp(0, 3)),
@@ -77,7 +74,9 @@ fn choose(
                         if ours { 0 } else { me.garnets.clamp(0, 2) }
                     }
                 };
-                format!("vote = \"{target}\"\ngarnets = {spend}\n")
+                let mut w = one("vote", target.as_str());
+                w.int("garnets", spend);
+                w
             }
         };
         return Some((text, Vec::new()));
@@ -98,7 +97,14 @@ fn choose(
     let pair = &others[..2.min(others.len())];
     (pair.len() == 2).then(|| {
         (
-            format!("divine = [{}]\n", quoted(pair)),
+            {
+                let mut w = Writer::new();
+                w.strs(
+                    "divine",
+                    &pair.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
+                );
+                w
+            },
             pair.iter().map(|p| (*p).clone()).collect(),
         )
     })

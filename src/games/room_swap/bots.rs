@@ -10,7 +10,8 @@ use super::state::{Phase, State};
 use crate::doc::Choice;
 use crate::player_id::PlayerId;
 
-use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions, submit};
+use crate::doc::Writer;
+use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions, one, submit};
 use rand::seq::{IndexedRandom, SliceRandom};
 
 impl Simulated for RoomSwap {
@@ -39,7 +40,7 @@ impl Simulated for RoomSwap {
                 let mut eligible = state.unprotected();
                 eligible.retain(|p| p != id);
                 if let Some(to) = eligible.choose(rng) {
-                    submit::<RoomSwap>(state, id, format!("give_token = \"{to}\"\n"), &mut record);
+                    submit::<RoomSwap>(state, id, one("give_token", to.as_str()), &mut record);
                 }
                 continue;
             }
@@ -54,12 +55,7 @@ impl Simulated for RoomSwap {
             let best = best_rooms(&allowed, &known, unknown, playing.len());
             if !best.contains(&first) {
                 let room = *best.choose(rng).expect("at least one allowed room");
-                submit::<RoomSwap>(
-                    state,
-                    id,
-                    format!("room = \"{}\"\n", room.name()),
-                    &mut record,
-                );
+                submit::<RoomSwap>(state, id, one("room", room.name()), &mut record);
             }
         }
         playing.len() as u64
@@ -100,10 +96,10 @@ fn first_version(
     bot: Strategy,
     playing: &[PlayerId],
     rng: &mut BotRng,
-) -> (String, Room, Vec<Room>) {
+) -> (Writer, Room, Vec<Room>) {
     let allowed = state.allowed_rooms(id);
     let first = *allowed.choose(rng).expect("a Block always leaves a room");
-    let mut text = format!("room = \"{}\"\n", first.name());
+    let mut text = one("room", first.name());
     if bot == Strategy::Smart {
         let me = &state.players[id];
         let affordable = (me.garnets / state.options.peek_cost.max(1)).clamp(0, 2) as usize;
@@ -111,8 +107,8 @@ fn first_version(
         others.shuffle(rng);
         others.truncate(affordable);
         if !others.is_empty() {
-            let names: Vec<String> = others.iter().map(|p| format!("\"{p}\"")).collect();
-            text.push_str(&format!("peek = [{}]\n", names.join(", ")));
+            let names: Vec<&str> = others.iter().map(|p| p.as_str()).collect();
+            text.strs("peek", &names);
         }
     }
     (text, first, allowed)

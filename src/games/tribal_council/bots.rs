@@ -5,7 +5,7 @@
 
 use super::TribalCouncil;
 use super::state::{Mode, Stage, State};
-use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions, submit};
+use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions, one, submit};
 use crate::player_id::PlayerId;
 use rand::seq::IndexedRandom;
 
@@ -52,12 +52,7 @@ impl Simulated for TribalCouncil {
                     .copied(),
             };
             if let Some(target) = target {
-                submit::<TribalCouncil>(
-                    state,
-                    voter,
-                    format!("vote = \"{target}\"\n"),
-                    &mut record,
-                );
+                submit::<TribalCouncil>(state, voter, one("vote", target.as_str()), &mut record);
             }
         }
         voters.len() as u64

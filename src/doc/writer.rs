@@ -1,0 +1,239 @@
+//! A submission written by a program (a simulation's bot): the TOML text and the `Doc` the
+//! parser makes of it, built together. A bot's typed choices thus reach the rules through the
+//! one `receive` path a player's file takes, without a parser in between, and the text it
+//! records is exactly what was received (every built `Doc` is checked against the parser in
+//! debug builds, so the tests hold the two to the same tree).
+
+use super::{Doc, Entry, Node, Table, Value};
+use crate::problem::Pos;
+use std::fmt::Write as _;
+
+/// A value a program writes: a string, an integer, a list, or an inline table of strings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item<'a> {
+    Str(&'a str),
+    Int(i64),
+    List(Vec<Item<'a>>),
+    Inline(Vec<(&'static str, &'a str)>),
+}
+
+impl<'a> Item<'a> {
+    /// A list of strings.
+    pub fn strs<S: AsRef<str> + ?Sized + 'a>(items: impl IntoIterator<Item = &'a S>) -> Item<'a> {
+        Item::List(items.into_iter().map(|s| Item::Str(s.as_ref())).collect())
+    }
+}
+
+/// Writes `key = value` lines, then `[section]`s, keeping every key's and value's position.
+#[derive(Debug, Default, PartialEq)]
+pub struct Writer {
+    source: String,
+    /// Byte offset where the current line starts.
+    line_start: usize,
+    line: usize,
+    root: Table,
+    /// The `[section]` being written, if any.
+    section: Option<(String, Table, Pos, std::ops::Range<usize>)>,
+}
+
+impl Writer {
+    pub fn new() -> Writer {
+        Writer {
+            line: 1,
+            ..Writer::default()
+        }
+    }
+
+    /// `key = "value"`.
+    pub fn str(&mut self, key: &str, value: &str) -> &mut Self {
+        self.item(key, &Item::Str(value))
+    }
+
+    /// `key = ["a", "b"]`.
+    pub fn strs<S: AsRef<str>>(&mut self, key: &str, values: &[S]) -> &mut Self {
+        self.item(key, &Item::strs(values))
+    }
+
+    /// `key = 3`.
+    pub fn int(&mut self, key: &str, value: i64) -> &mut Self {
+        self.item(key, &Item::Int(value))
+    }
+
+    /// `key = value`, one line, in the current section.
+    pub fn item(&mut self, key: &str, value: &Item<'_>) -> &mut Self {
+        let key_pos = self.pos();
+        self.source.push_str(key);
+        self.source.push_str(" = ");
+        let value = self.value(value);
+        self.source.push('\n');
+        self.line += 1;
+        self.line_start = self.source.len();
+        let table = match &mut self.section {
+            Some((_, table, ..)) => table,
+            None => &mut self.root,
+        };
+        table
+            .entries
+            .insert(key.to_owned(), Entry { key_pos, value });
+        self
+    }
+
+    /// Starts `[name]` (after a blank line): the keys written next belong to it.
+    pub fn section(&mut self, name: &str) -> &mut Self {
+        self.close_section();
+        if !self.source.is_empty() {
+            self.source.push('\n');
+            self.line += 1;
+            self.line_start = self.source.len();
+        }
+        let pos = self.pos();
+        let start = self.source.len();
+        let _ = write!(self.source, "[{name}]");
+        let span = start..self.source.len();
+        self.source.push('\n');
+        self.line += 1;
+        self.line_start = self.source.len();
+        self.section = Some((name.to_owned(), Table::default(), pos, span));
+        self
+    }
+
+    pub fn finish(mut self) -> Doc {
+        self.close_section();
+        let doc = Doc {
+            source: self.source,
+            root: self.root,
+        };
+        debug_assert_eq!(
+            Doc::parse(&doc.source).as_ref(),
+            Ok(&doc),
+            "the writer and the parser disagree on {:?}",
+            doc.source
+        );
+        doc
+    }
+
+    fn close_section(&mut self) {
+        if let Some((name, table, pos, span)) = self.section.take() {
+            let key_pos = Pos {
+                line: pos.line,
+                col: pos.col + 1,
+            };
+            let value = Node {
+                pos,
+                span,
+                value: Value::Table(table),
+            };
+            self.root.entries.insert(name, Entry { key_pos, value });
+        }
+    }
+
+    fn pos(&self) -> Pos {
+        Pos {
+            line: self.line,
+            col: self.source[self.line_start..].chars().count() + 1,
+        }
+    }
+
+    fn value(&mut self, item: &Item<'_>) -> Node {
+        let pos = self.pos();
+        let start = self.source.len();
+        let value = match item {
+            Item::Str(s) => {
+                self.quoted(s);
+                Value::String((*s).to_owned())
+            }
+            Item::Int(n) => {
+                let _ = write!(self.source, "{n}");
+                Value::Integer(*n)
+            }
+            Item::List(items) => {
+                self.source.push('[');
+                let mut nodes = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        self.source.push_str(", ");
+                    }
+                    nodes.push(self.value(item));
+                }
+                self.source.push(']');
+                Value::Array(nodes)
+            }
+            Item::Inline(fields) => {
+                self.source.push_str("{ ");
+                let mut table = Table::default();
+                for (i, (key, text)) in fields.iter().enumerate() {
+                    if i > 0 {
+                        self.source.push_str(", ");
+                    }
+                    let key_pos = self.pos();
+                    self.source.push_str(key);
+                    self.source.push_str(" = ");
+                    let value = self.value(&Item::Str(text));
+                    table
+                        .entries
+                        .insert((*key).to_owned(), Entry { key_pos, value });
+                }
+                self.source.push_str(" }");
+                Value::Table(table)
+            }
+        };
+        Node {
+            pos,
+            span: start..self.source.len(),
+            value,
+        }
+    }
+
+    /// A basic string: `"` and `\` escaped, control characters as `\uXXXX`.
+    fn quoted(&mut self, s: &str) {
+        self.source.push('"');
+        for c in s.chars() {
+            match c {
+                '"' => self.source.push_str("\\\""),
+                '\\' => self.source.push_str("\\\\"),
+                c if c.is_control() => {
+                    let _ = write!(self.source, "\\u{:04X}", u32::from(c));
+                }
+                c => self.source.push(c),
+            }
+        }
+        self.source.push('"');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_written_doc_is_the_parsed_doc_of_its_text() {
+        let mut w = Writer::new();
+        w.strs("dedicate", &["wine", "gems"]);
+        w.item(
+            "announce",
+            &Item::List(vec![
+                Item::Inline(vec![("oracle", "swap"), ("from", "bob"), ("to", "é\"x\\")]),
+                Item::Inline(vec![("oracle", "calm")]),
+            ]),
+        );
+        w.int("garnets", -3);
+        w.section("respond");
+        w.strs::<&str>("refuse", &[]);
+        w.str("note", "tab\there");
+        let doc = w.finish();
+        assert_eq!(
+            doc.source(),
+            "dedicate = [\"wine\", \"gems\"]\nannounce = [{ oracle = \"swap\", from = \"bob\", to = \"é\\\"x\\\\\" }, { oracle = \"calm\" }]\ngarnets = -3\n\n[respond]\nrefuse = []\nnote = \"tab\\u0009here\"\n"
+        );
+        assert_eq!(Doc::parse(doc.source()).unwrap(), doc);
+        let to = &doc.get("announce").unwrap().as_array("announce").unwrap()[0];
+        assert_eq!(
+            to.as_table("announce")
+                .unwrap()
+                .get("to")
+                .unwrap()
+                .as_str("to"),
+            Ok("é\"x\\")
+        );
+    }
+}
