@@ -3,7 +3,7 @@
 //! own view) and submits through the rules' own validation (`submit`) or, on a fast path, a
 //! choice that validation accepts.
 
-use super::{Game, Outcome, RoundResult};
+use super::{Game, Outcome, Resolution, RoundResult};
 use crate::doc::Writer;
 use crate::player_id::PlayerId;
 
@@ -91,16 +91,22 @@ pub trait Simulated: Game {
     ) -> u64;
 
     /// Resolves the current round in place; returns how many expected players had their
-    /// choice made by the rules' default.
+    /// choice made by the rules' default. A game whose resolution can leave out what no bot
+    /// reads (`Detail::Public`) says so in `resolve_public`.
     fn advance(state: &mut Self::State, seed: u64, memory: &mut Self::Memory) -> u64 {
         let defaults = Self::expected(state)
             .iter()
             .filter(|p| !Self::has_valid(state, p))
             .count() as u64;
-        let resolution = Self::resolve(state, seed);
+        let resolution = Self::resolve_public(state, seed);
         Self::learn(memory, &resolution.result);
         *state = resolution.state;
         defaults
+    }
+
+    /// The round resolved with `Detail::Public`: the same rules, without the private reports.
+    fn resolve_public(state: &Self::State, seed: u64) -> Resolution<Self::State> {
+        Self::resolve(state, seed)
     }
 
     /// What the bots learn from a round's result (each from its own private part only).

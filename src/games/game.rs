@@ -128,6 +128,30 @@ pub struct Notice {
     pub text: String,
 }
 
+/// What a resolution builds besides the next state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// The whole of result.toml: the tick, `replay`, the rule cases.
+    Everything,
+    /// `[public]` and `[garnets]`, with `[private]` left empty: the simulator, whose bots learn
+    /// only from announcements (`Simulated::learn`) and from their own player's part of the
+    /// state. Every private report a game writes is built from the same rules' run, so leaving
+    /// them out changes nothing else.
+    Public,
+    /// `[garnets]` alone: the simulator of a game whose bots learn nothing from results.
+    State,
+}
+
+impl Detail {
+    pub fn public(self) -> bool {
+        self != Detail::State
+    }
+
+    pub fn private(self) -> bool {
+        self == Detail::Everything
+    }
+}
+
 /// A resolved round: the next state and what the rules announce (see `RoundResult`).
 #[derive(Debug, Clone)]
 pub struct Resolution<S> {

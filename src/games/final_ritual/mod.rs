@@ -192,7 +192,7 @@ impl Game for FinalRitual {
     }
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
-        resolve::resolve(state, seed)
+        resolve::resolve(state, seed, crate::games::Detail::Everything)
     }
 }
 

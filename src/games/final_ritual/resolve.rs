@@ -7,7 +7,7 @@ use super::cards::{Cards, Goal, Oracle, Resource, Role, Targets};
 use super::log::{Seen, Turn};
 use super::state::{Dedicate, Orders, State, WinBy};
 use super::turn::Table;
-use crate::games::{Resolution, RoundResult, to_table};
+use crate::games::{Detail, Resolution, RoundResult, to_table};
 use crate::player_id::PlayerId;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -122,7 +122,7 @@ pub fn opening(state: &State) -> RoundResult {
     RoundResult::without_garnets(&public, private)
 }
 
-pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
+pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
     let mut table = Table::new(state, seed);
     table.play_round();
     let mut next = table.state;
@@ -144,6 +144,9 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
     let mut private = BTreeMap::new();
     let mut seen = log.private;
     for id in state.players.keys() {
+        if !detail.private() {
+            break;
+        }
         let events = seen.remove(id).unwrap_or_default();
         let defaulted = defaults.contains(id);
         let note = private_of(
@@ -157,6 +160,16 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
     }
     for p in next.players.values_mut() {
         p.plan = None;
+    }
+    if !detail.public() {
+        let garnets = next.players.keys().map(|id| (id.clone(), 0)).collect();
+        return Resolution {
+            result: RoundResult {
+                garnets,
+                ..RoundResult::default()
+            },
+            state: next,
+        };
     }
     let public = public_of(&next, state.round, log.turns, defaults);
     Resolution {

@@ -87,7 +87,7 @@ fn choose(
         let seen = memory.divined.get(id);
         let next = me.plane.drifts_to();
         // Not yet divined first, then those on the next plane.
-        others.sort_by_key(|p| {
+        others.sort_by_cached_key(|p| {
             (
                 seen.is_some_and(|s| s.contains(*p)),
                 state.players[*p].plane != next,
@@ -119,6 +119,10 @@ impl Simulated for PlanarControl {
     const POINTS: &'static str = "";
     type Memory = Memory;
     const LEARNS: bool = true;
+
+    fn resolve_public(state: &State, seed: u64) -> crate::games::Resolution<State> {
+        super::resolve::resolve(state, seed, crate::games::Detail::Public)
+    }
 
     fn play(
         state: &mut State,

@@ -174,7 +174,7 @@ impl Game for PlanarControl {
     }
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
-        resolve::resolve(state, seed)
+        resolve::resolve(state, seed, crate::games::Detail::Everything)
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::state::{Alignment, Live, Phase, Plane, State};
 use crate::doc::Choice;
-use crate::games::{Resolution, RoundResult, to_table};
+use crate::games::{Detail, Resolution, RoundResult, to_table};
 use crate::player_id::PlayerId;
 use crate::rng;
 use rand::seq::IndexedRandom;
@@ -125,14 +125,14 @@ fn controls(state: &State) -> BTreeMap<Plane, Alignment> {
         .collect()
 }
 
-pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
+pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
     match state.phase {
-        Phase::Elimination => elimination(state, seed),
-        _ => main_round(state, seed),
+        Phase::Elimination => elimination(state, seed, detail),
+        _ => main_round(state, seed, detail),
     }
 }
 
-fn main_round(state: &State, seed: u64) -> Resolution<State> {
+fn main_round(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
     let mut next = state.clone();
     // Spending (spec: spent whatever happens) and tallies per large plane.
     let mut banished = BTreeMap::new();
@@ -222,10 +222,10 @@ fn main_round(state: &State, seed: u64) -> Resolution<State> {
             ..Final::default()
         });
     }
-    finish_round(state, next, public)
+    finish_round(state, next, public, detail)
 }
 
-fn elimination(state: &State, seed: u64) -> Resolution<State> {
+fn elimination(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
     let mut next = state.clone();
     let winner = state.winner.expect("the elimination round has a winner");
     let mut candidates = BTreeMap::new();
@@ -271,10 +271,15 @@ fn elimination(state: &State, seed: u64) -> Resolution<State> {
             ..Final::default()
         }),
     };
-    finish_round(state, next, public)
+    finish_round(state, next, public, detail)
 }
 
-fn finish_round(state: &State, mut next: State, mut public: Public) -> Resolution<State> {
+fn finish_round(
+    state: &State,
+    mut next: State,
+    mut public: Public,
+    detail: Detail,
+) -> Resolution<State> {
     if next.phase != Phase::Over {
         next.round = state.round + 1;
         public.next_round = Some(next.round);
@@ -285,6 +290,9 @@ fn finish_round(state: &State, mut next: State, mut public: Public) -> Resolutio
     for id in state.players.keys() {
         let change = next.players[id].garnets - state.players[id].garnets;
         garnets.insert(id.clone(), change);
+        if !detail.private() {
+            continue;
+        }
         let mut note = private_of(state, &next, id, Some(change));
         if state.phase == Phase::Main {
             note.divination = state.players[id]

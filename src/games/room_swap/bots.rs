@@ -23,6 +23,10 @@ impl Simulated for RoomSwap {
     const POINTS: &'static str = "points";
     type Memory = ();
 
+    fn resolve_public(state: &State, seed: u64) -> crate::games::Resolution<State> {
+        super::resolve::resolve(state, seed, crate::games::Detail::State)
+    }
+
     fn play(
         state: &mut State,
         bots: &[Strategy],

@@ -125,6 +125,10 @@ impl Game for RoomSwap {
         state.playing()
     }
 
+    fn plays(state: &State, player: &PlayerId) -> bool {
+        state.is_playing(player)
+    }
+
     fn has_valid(state: &State, player: &PlayerId) -> bool {
         state
             .players
@@ -164,6 +168,6 @@ impl Game for RoomSwap {
     }
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
-        resolve::resolve(state, seed)
+        resolve::resolve(state, seed, crate::games::Detail::Everything)
     }
 }

@@ -16,7 +16,7 @@ pub const KEYS: &[&str] = &["room", "fallback", "peek", "block", "give_token", "
 
 pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
     let mut out = Outcome::default();
-    if !state.playing().contains(player) {
+    if !state.is_playing(player) {
         out.problems
             .push(Problem::general(not_playing_message(state)));
         return out;
@@ -131,22 +131,23 @@ fn read_target(
     key: &str,
 ) -> Result<PlayerId, Problem> {
     let text = node.as_str(key)?;
-    let others: Vec<PlayerId> = state
-        .playing()
-        .into_iter()
-        .filter(|p| p != player)
-        .collect();
     match PlayerId::named(text) {
         Some(id) if &id == player => Err(Problem::at(
             node.pos,
             format!("{key}: you cannot name yourself"),
         )),
-        Some(id) if others.contains(&id) => Ok(id),
+        Some(id) if state.is_playing(&id) => Ok(id),
         _ => Err(Problem::at(
             node.pos,
             format!(
                 "{key}: \"{text}\" is not a player you can name; one of {}",
-                PlayerId::join(&others)
+                PlayerId::join(
+                    &state
+                        .playing()
+                        .into_iter()
+                        .filter(|p| p != player)
+                        .collect::<Vec<_>>()
+                )
             ),
         )),
     }

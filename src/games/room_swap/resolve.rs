@@ -5,7 +5,7 @@ use super::receive::token_candidates;
 use super::rooms::{FIVE_PLAYER_TABLE, Room, SIX_PLAYER_TABLE, scoring_rooms};
 use super::state::{Live, MainEnd, Phase, State};
 use crate::doc::Choice;
-use crate::games::{Resolution, RoundResult, to_table};
+use crate::games::{Detail, Resolution, RoundResult, to_table};
 use crate::player_id::PlayerId;
 use crate::rng;
 use rand::seq::IndexedRandom;
@@ -148,7 +148,7 @@ pub fn opening(state: &State) -> RoundResult {
 /// Where each player ends the round, and how ("chosen", "fallback", "default").
 type FinalRooms = BTreeMap<PlayerId, (Room, &'static str)>;
 
-pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
+pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
     let mut next = state.clone();
     let (final_rooms, defaults) = final_rooms(state, seed);
     let rooms: Vec<Room> = final_rooms.values().map(|(r, _)| *r).collect();
@@ -206,11 +206,19 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
         phase: next.phase,
         players: next.playing(),
     };
-    let private = private_reports(state, &next, &final_rooms, &garnets);
+    let private = if detail.private() {
+        private_reports(state, &next, &final_rooms, &garnets)
+    } else {
+        BTreeMap::new()
+    };
     Resolution {
         state: next,
         result: RoundResult {
-            public: to_table(&public),
+            public: if detail.public() {
+                to_table(&public)
+            } else {
+                toml::Table::new()
+            },
             private,
             garnets,
         },

@@ -140,6 +140,17 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 
 impl State {
     /// The players who choose a room (or give the Token) this round.
+    /// Whether `id` plays this round (`playing().contains(id)`, without the list).
+    pub fn is_playing(&self, id: &PlayerId) -> bool {
+        let seated = match self.phase {
+            Phase::Main => self.players.contains_key(id),
+            Phase::Tiebreak => self.contenders.contains(id),
+            Phase::Token => self.token_giver.as_ref() == Some(id),
+            Phase::Over => false,
+        };
+        seated && !self.players.get(id).is_some_and(|p| p.left)
+    }
+
     pub fn playing(&self) -> Vec<PlayerId> {
         let mut playing = self.seated();
         playing.retain(|id| !self.players.get(id).is_some_and(|p| p.left));
