@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# `adjudicate simulate` (issue #15), measured side by side in one run:
-# - God Race with random players against a plain Python model of the same games
-#   (scripts/god_race_games.py, one core): games per second and the ratio (target: 30x);
-# - games per second of each game with its default bots;
+# `adjudicate simulate` (issues #15, #30), measured side by side in one run:
+# - each game with random players against a plain Python model of whole games of that game
+#   (scripts/<game>_games.py, one core), where one exists: games per second and the ratio;
+# - Room Swap: whether the engine and its model play the same game (player wins, Elimination
+#   Candidates, Tokens of Life, length, each within 1% of the other's);
+# - games per second of each game with its default bots (target: 20,000 on 2 cores);
 # - peak memory at N and 10 N games (target: flat in N; the statistics are streamed).
 # Usage: scripts/bench_simulate.sh ADJUDICATE_BINARY GAMES
 set -euo pipefail
 bin=$(realpath "$1")
 games=${2:-100000}
 here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 
-# games_per_second CMD…: runs CMD once, prints games/s from its wall time.
+# seconds CMD…: runs CMD once; prints its wall time and the peak memory (MB) of its children.
 seconds() {
   python3 - "$@" <<'PY'
 import resource, subprocess, sys, time
@@ -21,27 +25,55 @@ print(f"{took:.3f} {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 10
 PY
 }
 
-# The best of three runs each, alternating, so that a slow moment of the machine does not decide
-# the ratio.
-py_games=$(( games / 20 ))
-py=0
-rust=0
-for _ in 1 2 3; do
-  p=$(python3 "$here/god_race_games.py" "$py_games" | sed -E 's/.*: ([0-9]+) games\/s.*/\1/')
-  read -r took mem < <(seconds "$bin" simulate god-race --games "$games" --bots random -q)
-  r=$(awk -v n="$games" -v t="$took" 'BEGIN { printf "%.0f", n / t }')
-  [ "$p" -gt "$py" ] && py=$p
-  [ "$r" -gt "$rust" ] && rust=$r
-done
-awk -v r="$rust" -v p="$py" -v c="$(nproc)" 'BEGIN {
-  printf "  god-race, random bots, 7 players (best of 3): simulate %d games/s (%d cores); Python model %d games/s (1 core); %.1fx (target 30x)\n", r, c, p, r / p }'
+# versus GAME MODEL N TARGET: the best of three runs each, alternating, so that a slow moment of
+# the machine does not decide the ratio.
+versus() {
+  local game=$1 model=$2 n=$3 target=$4 py=0 rust=0 p r took mem
+  for _ in 1 2 3; do
+    p=$(python3 "$model" $(( n / 20 )) | head -1 | sed -E 's/.*: ([0-9]+) games\/s.*/\1/')
+    read -r took mem < <(seconds "$bin" simulate "$game" --games "$n" --bots random -q)
+    r=$(awk -v n="$n" -v t="$took" 'BEGIN { printf "%.0f", n / t }')
+    [ "$p" -gt "$py" ] && py=$p
+    [ "$r" -gt "$rust" ] && rust=$r
+  done
+  awk -v g="$game" -v r="$rust" -v p="$py" -v c="$(nproc)" -v t="$target" 'BEGIN {
+    printf "  %-15s random bots (best of 3): simulate %7d games/s (%d cores); Python model %7d games/s (1 core); %5.1fx (target %dx)\n", g, r, c, p, r / p, t }'
+}
 
-for game in god-race room-swap planar-control final-ritual; do
+echo "simulate against a plain Python model of whole games, random players:"
+versus god-race "$here/god_race_games.py" "$games" 100
+versus room-swap "$here/room_swap_games.py" "$games" 30
+echo "  final-ritual    no Python model yet"
+
+# Room Swap: the same game? The engine's statistics from its CSVs, the model's from its last line.
+"$bin" simulate room-swap --games "$games" --bots random -q --out "$work/rs" >/dev/null
+model=$(python3 "$here/room_swap_games.py" "$games" 7 | tail -1)
+python3 - "$work/rs" "$model" <<'PY'
+import csv, sys
+out, model = sys.argv[1], sys.argv[2]
+row = next(r for r in csv.DictReader(open(f"{out}/results.csv")) if r["by"] == "strategy")
+lengths = list(csv.DictReader(open(f"{out}/lengths.csv")))
+games = sum(int(r["games"]) for r in lengths)
+engine = {
+    "player wins": float(row["player_wins"]),
+    "elimination": float(row["elimination_per_player"]),
+    "tokens": float(row["tokens_per_player"]),
+    "length": sum(int(r["rounds"]) * int(r["games"]) for r in lengths) / games,
+}
+theirs = {k: float(v) for k, v in (part.rsplit(" ", 1) for part in model.split("; "))}
+worst = max(abs(engine[k] - theirs[k]) / theirs[k] for k in engine)
+pairs = ", ".join(f"{k} {engine[k]:.4f} / {theirs[k]:.4f}" for k in engine)
+verdict = "agree" if worst <= 0.01 else "DISAGREE"
+print(f"  room-swap, engine / model over {games} games each: {pairs}: {verdict} (largest gap {100 * worst:.2f}%)")
+PY
+
+echo "simulate with each game's default bots (target: 20,000 games/s on $(nproc) cores):"
+for game in god-race room-swap planar-control final-ritual tribal-council; do
   n=$games
-  [ "$game" = god-race ] || n=$(( games / 10 ))
+  [ "$game" = god-race ] || [ "$game" = tribal-council ] || n=$(( games / 5 ))
   read -r took mem < <(seconds "$bin" simulate "$game" --games "$n" -q)
   awk -v g="$game" -v n="$n" -v t="$took" -v m="$mem" 'BEGIN {
-    printf "  %-15s default bots: %8.0f games/s (%d games in %.2f s), peak %d MB\n", g, n / t, n, t, m }'
+    printf "  %-15s %8.0f games/s (%d games in %.2f s), peak %d MB\n", g, n / t, n, t, m }'
 done
 
 read -r _ small < <(seconds "$bin" simulate final-ritual --games $(( games / 100 )) -q)

@@ -11,7 +11,7 @@ pub const MAX_LEN: usize = 32;
 /// The id's ASCII bytes, held inline: an id is cloned wherever results and reports are keyed by
 /// player, and a copy of 33 bytes costs no allocation (ten thousand players' results, a
 /// simulator's millions of rounds). Ordered, compared and printed as the text it is.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, Eq)]
 pub struct PlayerId {
     len: u8,
     bytes: [u8; MAX_LEN],
@@ -67,11 +67,34 @@ impl fmt::Debug for PlayerId {
     }
 }
 
+impl PlayerId {
+    /// The bytes as two big-endian numbers: they order as the bytes do, in two comparisons.
+    fn halves(&self) -> (u128, u128) {
+        let (a, b) = self.bytes.split_at(MAX_LEN / 2);
+        (
+            u128::from_be_bytes(a.try_into().expect("16 bytes")),
+            u128::from_be_bytes(b.try_into().expect("16 bytes")),
+        )
+    }
+}
+
+impl std::hash::Hash for PlayerId {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.halves().hash(state);
+    }
+}
+
+impl PartialEq for PlayerId {
+    fn eq(&self, other: &Self) -> bool {
+        self.halves() == other.halves()
+    }
+}
+
 /// The order of the texts: the bytes after an id's end are 0, below every byte an id may hold,
 /// so comparing the whole arrays orders "a" before "a_" as `str` does.
 impl Ord for PlayerId {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.bytes.cmp(&other.bytes)
+        self.halves().cmp(&other.halves())
     }
 }
 
