@@ -423,3 +423,46 @@ fn the_out_page_shows_both_charts_in_a_browser() {
         assert_eq!(&png[1..4], b"PNG", "{at}");
     }
 }
+
+/// Leaving out what no bot reads changes nothing else: round by round, the simulator's
+/// resolution (`Simulated::resolve_public`, `Detail::State` or `Detail::Public`) reaches the
+/// tick's next state and garnets, and the same announcement where it builds one.
+fn same_resolution<G: Simulated>(bots: &str, games: u64) {
+    use adjudicate::simulate::BotRng;
+    use rand::SeedableRng;
+    let setting = setting::<G>(bots);
+    let mut compared = 0;
+    for index in 0..games {
+        let seed = game_seed(setting.seed, index);
+        let (mut state, mut memory) = adjudicate::simulate::start::<G>(&setting, seed).unwrap();
+        let mut rng = BotRng::seed_from_u64(index);
+        while !G::is_over(&state) {
+            G::play(&mut state, &setting.bots, &mut rng, &mut memory, None);
+            let full = G::resolve(&state, seed);
+            let quick = G::resolve_public(&state, seed);
+            assert_eq!(quick.state, full.state, "game {index}");
+            assert_eq!(quick.result.garnets, full.result.garnets, "game {index}");
+            if !quick.result.public.is_empty() {
+                assert_eq!(quick.result.public, full.result.public, "game {index}");
+            }
+            assert!(
+                quick.result.private.is_empty(),
+                "no private reports are built"
+            );
+            G::learn(&mut memory, &quick.result);
+            state = quick.state;
+            compared += 1;
+        }
+    }
+    assert!(
+        compared > games,
+        "whole games of several rounds were compared"
+    );
+}
+
+#[test]
+fn the_simulators_resolution_reaches_the_ticks_state_in_every_game() {
+    same_resolution::<RoomSwap>("random=3,best-response", 40);
+    same_resolution::<PlanarControl>("random=7,hunter", 15);
+    same_resolution::<FinalRitual>("random=3,greedy", 40);
+}

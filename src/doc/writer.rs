@@ -39,6 +39,8 @@ pub struct Writer {
 impl Writer {
     pub fn new() -> Writer {
         Writer {
+            // a bot's submission fits (a reallocation or two for Final Ritual's)
+            source: String::with_capacity(96),
             line: 1,
             ..Writer::default()
         }

@@ -104,6 +104,11 @@ pub trait Simulated: Game {
         defaults
     }
 
+    /// The opening (`Game::opening`) as far as bots read it, for games that learn.
+    fn opening_public(state: &Self::State) -> Option<RoundResult> {
+        Self::opening(state)
+    }
+
     /// The round resolved with `Detail::Public`: the same rules, without the private reports.
     fn resolve_public(state: &Self::State, seed: u64) -> Resolution<Self::State> {
         Self::resolve(state, seed)

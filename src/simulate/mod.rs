@@ -159,7 +159,7 @@ pub fn start<G: Simulated>(
     })?;
     let mut memory = G::Memory::default();
     if G::LEARNS
-        && let Some(opening) = G::opening(&state)
+        && let Some(opening) = G::opening_public(&state)
     {
         G::learn(&mut memory, &opening);
     }

@@ -169,10 +169,16 @@ pub struct Seen {
 pub struct Log {
     pub turns: Vec<Turn>,
     pub private: BTreeMap<PlayerId, Vec<Seen>>,
+    /// Records nothing: a resolution whose result nobody reads (`Detail::State`). The rules
+    /// never read the log.
+    pub off: bool,
 }
 
 impl Log {
     pub fn begin_turn(&mut self, player: &PlayerId) {
+        if self.off {
+            return;
+        }
         self.turns.push(Turn {
             player: player.clone(),
             events: Vec::new(),
@@ -180,6 +186,9 @@ impl Log {
     }
 
     pub fn event(&mut self, event: Event) {
+        if self.off {
+            return;
+        }
         let Some(turn) = self.turns.last_mut() else {
             debug_assert!(false, "events happen inside a turn");
             return;

@@ -124,6 +124,7 @@ pub fn opening(state: &State) -> RoundResult {
 
 pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
     let mut table = Table::new(state, seed);
+    table.log.off = !detail.public();
     table.play_round();
     let mut next = table.state;
     let log = table.log;

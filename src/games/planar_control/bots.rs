@@ -120,6 +120,10 @@ impl Simulated for PlanarControl {
     type Memory = Memory;
     const LEARNS: bool = true;
 
+    fn opening_public(state: &State) -> Option<RoundResult> {
+        Some(super::resolve::opening(state, crate::games::Detail::Public))
+    }
+
     fn resolve_public(state: &State, seed: u64) -> crate::games::Resolution<State> {
         super::resolve::resolve(state, seed, crate::games::Detail::Public)
     }

@@ -170,7 +170,7 @@ impl Game for PlanarControl {
     }
 
     fn opening(state: &State) -> Option<RoundResult> {
-        Some(resolve::opening(state))
+        Some(resolve::opening(state, crate::games::Detail::Everything))
     }
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {

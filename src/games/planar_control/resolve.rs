@@ -91,7 +91,7 @@ pub fn control(state: &State, plane: Plane) -> Option<Alignment> {
 }
 
 /// The opening announcement: who is where, and control if the options reveal it.
-pub fn opening(state: &State) -> RoundResult {
+pub fn opening(state: &State, detail: Detail) -> RoundResult {
     let public = Public {
         round: 0,
         phase: Phase::Main,
@@ -113,6 +113,7 @@ pub fn opening(state: &State) -> RoundResult {
     let private = state
         .players
         .keys()
+        .filter(|_| detail.private())
         .map(|id| (id.clone(), to_table(&private_of(state, state, id, None))))
         .collect();
     RoundResult::without_garnets(&public, private)
