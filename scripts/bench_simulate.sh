@@ -2,8 +2,8 @@
 # `adjudicate simulate` (issues #15, #30), measured side by side in one run:
 # - each game with random players against a plain Python model of whole games of that game
 #   (scripts/<game>_games.py, one core), where one exists: games per second and the ratio;
-# - Room Swap: whether the engine and its model play the same game (player wins, Elimination
-#   Candidates, Tokens of Life, length, each within 1% of the other's);
+# - Room Swap and Final Ritual: whether the engine and its model play the same game
+#   (scripts/model_agree.py: the statistics of random players within four standard errors);
 # - games per second of each game with its default bots (target: 20,000 on 2 cores);
 # - peak memory at N and 10 N games (target: flat in N; the statistics are streamed).
 # Usage: scripts/bench_simulate.sh ADJUDICATE_BINARY GAMES
@@ -43,29 +43,16 @@ versus() {
 echo "simulate against a plain Python model of whole games, random players:"
 versus god-race "$here/god_race_games.py" "$games" 100
 versus room-swap "$here/room_swap_games.py" "$games" 30
-echo "  final-ritual    no Python model yet"
+versus final-ritual "$here/final_ritual_games.py" "$(( games / 5 ))" 30
 
-# Room Swap: the same game? The engine's statistics from its CSVs, the model's from its last line.
-"$bin" simulate room-swap --games "$games" --bots random -q --out "$work/rs" >/dev/null
-model=$(python3 "$here/room_swap_games.py" "$games" 7 | tail -1)
-python3 - "$work/rs" "$model" <<'PY'
-import csv, sys
-out, model = sys.argv[1], sys.argv[2]
-row = next(r for r in csv.DictReader(open(f"{out}/results.csv")) if r["by"] == "strategy")
-lengths = list(csv.DictReader(open(f"{out}/lengths.csv")))
-games = sum(int(r["games"]) for r in lengths)
-engine = {
-    "player wins": float(row["player_wins"]),
-    "elimination": float(row["elimination_per_player"]),
-    "tokens": float(row["tokens_per_player"]),
-    "length": sum(int(r["rounds"]) * int(r["games"]) for r in lengths) / games,
-}
-theirs = {k: float(v) for k, v in (part.rsplit(" ", 1) for part in model.split("; "))}
-worst = max(abs(engine[k] - theirs[k]) / theirs[k] for k in engine)
-pairs = ", ".join(f"{k} {engine[k]:.4f} / {theirs[k]:.4f}" for k in engine)
-verdict = "agree" if worst <= 0.01 else "DISAGREE"
-print(f"  room-swap, engine / model over {games} games each: {pairs}: {verdict} (largest gap {100 * worst:.2f}%)")
-PY
+# The same game? The engine's statistics from its CSVs against its model's, over as many games.
+for game in room-swap final-ritual; do
+  n=$games
+  [ "$game" = final-ritual ] && n=$(( games / 2 ))
+  "$bin" simulate "$game" --games "$n" --bots random -q --out "$work/$game" >/dev/null
+  line=$(python3 "$here/${game//-/_}_games.py" "$n" 7 | tail -1)
+  python3 "$here/model_agree.py" "$game" "$work/$game" "$line" "$n" || true
+done
 
 echo "simulate with each game's default bots (target: 20,000 games/s on $(nproc) cores):"
 for game in god-race room-swap planar-control final-ritual tribal-council; do
