@@ -47,12 +47,13 @@ check:
 	$(CARGO) clippy --locked --all-targets -- -D warnings
 	$(MAKE) test
 
-## Speed targets (issue #17; never asserted in tests), each against its floor, side by side:
+## Speed targets (issues #17, #30; never asserted in tests), each against its floor, side by side:
 ## the sample ticks against a program that writes the same files (examples/floor.rs); the God
 ## Race round at 10,000 and 100,000 players (resolving, idle, status; peak memory); the resolve
 ## phase against a plain Python model (scripts/god_race_model.py); simulate's games per second
-## (God Race against a Python model of whole games, scripts/god_race_games.py) and its memory at
-## N and 10N games; then the phase-by-phase bench.
+## against plain Python models of whole games (scripts/<game>_games.py: God Race, Room Swap,
+## Final Ritual, with the check that engine and model agree), every game's default bots, and its
+## memory at N and 10N games; then the phase-by-phase bench.
 ## BENCH_TMP picks the file system (default /tmp; /dev/shm shows the CPU cost alone).
 BENCH_TMP ?= /tmp
 bench: build
