@@ -92,7 +92,7 @@ pub trait Simulated: Game {
 
     /// Resolves the current round in place; returns how many expected players had their
     /// choice made by the rules' default. A game whose resolution can leave out what no bot
-    /// reads (`Detail::Public`) says so in `resolve_public`.
+    /// reads (`Detail`) says so in `resolve_public`.
     fn advance(state: &mut Self::State, seed: u64, memory: &mut Self::Memory) -> u64 {
         let defaults = Self::expected(state)
             .iter()
@@ -109,12 +109,14 @@ pub trait Simulated: Game {
         Self::opening(state)
     }
 
-    /// The round resolved with `Detail::Public`: the same rules, without the private reports.
+    /// The round resolved as far as the bots read it (`Detail::Public` or `Detail::State`): the
+    /// same rules, without the reports nobody reads.
     fn resolve_public(state: &Self::State, seed: u64) -> Resolution<Self::State> {
         Self::resolve(state, seed)
     }
 
-    /// What the bots learn from a round's result (each from its own private part only).
+    /// What the bots learn from a round's result: from its announcement (the simulator builds no
+    /// private reports; a bot's own facts are in its player's part of the state it is shown).
     fn learn(memory: &mut Self::Memory, result: &RoundResult) {
         let _ = (memory, result);
     }
