@@ -61,8 +61,10 @@ impl Writer {
         self.item(key, &Item::Int(value))
     }
 
-    /// `key = value`, one line, in the current section.
+    /// `key = value`, one line, in the current section. Keys are bare TOML keys (a submission's
+    /// own: `room`, `ember`), written as they are.
     pub fn item(&mut self, key: &str, value: &Item<'_>) -> &mut Self {
+        debug_assert!(bare(key), "{key:?} is not a bare key");
         let key_pos = self.pos();
         self.source.push_str(key);
         self.source.push_str(" = ");
@@ -201,6 +203,14 @@ impl Writer {
         }
         self.source.push('"');
     }
+}
+
+/// Whether `key` can be written without quotes.
+fn bare(key: &str) -> bool {
+    !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 #[cfg(test)]
