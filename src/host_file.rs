@@ -9,6 +9,8 @@ use serde::de::DeserializeOwned;
 use std::path::Path;
 use toml::de::{DeTable, DeValue};
 
+mod sections;
+
 /// Deserializes a host file; every key must be one `T` reads.
 pub fn parse<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T> {
     parse_allowing(path, text, &[])
@@ -27,6 +29,9 @@ pub fn parse_with_counts<T: DeserializeOwned>(
     text: &str,
     others: &[&str],
 ) -> Result<(T, std::collections::BTreeMap<String, i64>)> {
+    if let Some(found) = sections::read(text, others) {
+        return Ok(found);
+    }
     let syntax = |e: toml::de::Error| {
         let pointed = e.span().and_then(|r| text.get(r)).unwrap_or_default();
         let message = crate::problem::toml_message(e.message(), pointed);

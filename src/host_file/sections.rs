@@ -1,0 +1,210 @@
+//! A large host file (a 10,000-player state.toml is 3.75 MB) read section by section: the toml
+//! crate holds a token for every piece of the text and a spanned tree built from them, some 27
+//! times the file at once, and that was the whole peak memory of a big tick. Here the text is
+//! cut into pieces of about `PIECE` bytes at headers that open a new `[players.<id>]` (or any
+//! other `[a.b]` whose first two keys change), each piece is parsed alone into plain tables, and
+//! the pieces are joined.
+//!
+//! This is only a faster road to the same value: `read` gives `None` whenever the pieces could
+//! mean anything other than the whole file (a piece that does not parse alone, a key that two
+//! pieces both define, a value of the wrong type, an unknown key), and the caller then parses
+//! the whole text as before, for the same value or the same error with its line and column.
+
+use serde::de::DeserializeOwned;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Pieces are cut at the first new section after this many bytes.
+const PIECE: usize = 64 * 1024;
+
+/// The file's value and its top-level whole numbers among `others`, if the pieces say exactly
+/// what the whole says; `None` to parse the whole.
+pub fn read<T: DeserializeOwned>(
+    text: &str,
+    others: &[&str],
+) -> Option<(T, BTreeMap<String, i64>)> {
+    let pieces = pieces(text);
+    if pieces.len() < 2 {
+        return None; // small: the whole parse is as cheap
+    }
+    let mut root = toml::Table::new();
+    // The top-level tables the cuts' headers open (`players`): only those may be joined, and
+    // only if the first piece does not have them: it holds no `[a.b…]` header, so a table of
+    // that name there is inline, dotted or `[a]` itself, which the whole parse decides.
+    let opened: BTreeSet<&str> = pieces[1..]
+        .iter()
+        .filter_map(|p| two_keys(p).map(|(a, _)| a))
+        .collect();
+    for (i, piece) in pieces.iter().enumerate() {
+        let table: toml::Table = toml::from_str(piece).ok()?;
+        if i == 0 {
+            if table.keys().any(|k| opened.contains(k.as_str())) {
+                return None;
+            }
+            root = table;
+            continue;
+        }
+        for (key, value) in table {
+            match (root.get_mut(&key), value) {
+                (None, value) => {
+                    root.insert(key, value);
+                }
+                (Some(toml::Value::Table(mine)), toml::Value::Table(theirs))
+                    if opened.contains(key.as_str()) =>
+                {
+                    for (k, v) in theirs {
+                        if mine.contains_key(&k) {
+                            return None; // defined twice: the whole parse says where
+                        }
+                        mine.insert(k, v);
+                    }
+                }
+                _ => return None,
+            }
+        }
+    }
+    let mut counts = BTreeMap::new();
+    for (key, value) in &root {
+        if !others.contains(&key.as_str()) {
+            continue;
+        }
+        let number = match value {
+            toml::Value::Integer(n) => *n,
+            toml::Value::Datetime(d) => d.to_string().parse::<jiff::Timestamp>().ok()?.as_second(),
+            _ => return None,
+        };
+        counts.insert(key.clone(), number);
+    }
+    let mut unknown = false;
+    let value: T = serde_ignored::deserialize(toml::Value::Table(root), |p| {
+        let key = super::segments(&p);
+        if !(key.len() == 1 && others.contains(&key[0].as_str())) {
+            unknown = true;
+        }
+    })
+    .ok()?;
+    (!unknown).then_some((value, counts))
+}
+
+/// The text cut before the first `[a.b…]` section header, then before each header that opens
+/// a new `[a.b…]` (its first two keys differ from the last one's) once the piece holds `PIECE`
+/// bytes. A cut inside a multi-line string or array leaves a piece that does not parse alone,
+/// which sends the caller to the whole parse.
+fn pieces(text: &str) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    let mut last: Option<(&str, &str)> = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if let Some(head) = two_keys(line)
+            && last != Some(head)
+        {
+            if offset > start && (last.is_none() || offset - start >= PIECE) {
+                pieces.push(&text[start..offset]);
+                start = offset;
+            }
+            last = Some(head);
+        }
+        offset += line.len();
+    }
+    pieces.push(&text[start..]);
+    pieces
+}
+
+/// The first two bare keys of a `[a.b…]` header line.
+fn two_keys(line: &str) -> Option<(&str, &str)> {
+    let inside = line.strip_prefix('[')?;
+    if inside.starts_with('[') {
+        return None; // an array of tables
+    }
+    let name = inside.split(']').next()?;
+    let mut keys = name.split('.');
+    let bare = |k: &str| {
+        !k.is_empty()
+            && k.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    };
+    let (a, b) = (keys.next()?, keys.next()?);
+    (bare(a) && bare(b)).then_some((a, b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn big(players: usize, extra: &str) -> String {
+        let mut text =
+            String::from("round = 3\nopened = 2026-12-01T00:00:00Z\n\n[options]\nx = 1\n");
+        for i in 0..players {
+            text.push_str(&format!(
+                "\n[players.p{i:05}]\ngarnets = {i}\nhand = [\"a\", \"b\"]\n\n[players.p{i:05}.live]\nroom = \"attic\"\n"
+            ));
+        }
+        text.push_str(extra);
+        text
+    }
+
+    /// Unknown keys are refused by `read` (through serde_ignored), as by the whole parse.
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct State {
+        options: toml::Table,
+        players: BTreeMap<String, toml::Table>,
+    }
+
+    #[test]
+    fn the_pieces_give_the_whole_files_value() {
+        let text = big(3000, "");
+        let cut = pieces(&text);
+        assert!(cut.len() > 2);
+        assert!(cut[0].ends_with("x = 1\n\n") && cut[1].starts_with("[players.p00000]"));
+        let (state, counts): (State, _) = read(&text, &["round", "opened"]).unwrap();
+        let whole: toml::Table = toml::from_str(&text).unwrap();
+        assert_eq!(
+            toml::Value::try_from(&state.players).unwrap(),
+            whole["players"]
+        );
+        assert_eq!(counts["round"], 3);
+        assert_eq!(counts["opened"], 1_796_083_200);
+    }
+
+    #[test]
+    fn anything_the_pieces_cannot_say_for_sure_goes_to_the_whole_parse() {
+        let refused = [
+            // a player defined twice, far apart (the whole parse: a duplicate key)
+            "\n[players.p00001]\ngarnets = 1\n",
+            // a player's table defined again in a later piece
+            "\n[players.p00002.live]\nroom = \"cellar\"\n",
+            // a top-level table defined again
+            "\n[options]\ny = 2\n",
+            // `players` inline in the first piece, which no header may extend
+            "",
+            // an unknown top-level key (the whole parse names it)
+            "\n[extra.one]\nz = 1\n",
+        ];
+        for extra in refused {
+            let mut text = format!("{}{}", big(3000, ""), extra);
+            if extra.is_empty() {
+                text = text.replacen("round = 3\n", "round = 3\nplayers = { a = {} }\n", 1);
+            }
+            assert!(pieces(&text).len() > 2);
+            let read: Option<(State, _)> = read(&text, &["round", "opened"]);
+            assert!(read.is_none(), "{extra}");
+        }
+        // a piece that is not TOML alone: a cut inside a multi-line string
+        let text = big(3000, "").replacen(
+            "[players.p02000]",
+            "[players.p02000]\nnote = \"\"\"\n[players.zz.top]\n\"\"\"",
+            1,
+        );
+        let read: Option<(State, _)> = read(&text, &["round", "opened"]);
+        match read {
+            None => {}
+            Some((ours, _)) => {
+                let whole: toml::Table = toml::from_str(&text).unwrap();
+                assert_eq!(
+                    toml::Value::try_from(&ours.players).unwrap(),
+                    whole["players"]
+                );
+            }
+        }
+    }
+}
