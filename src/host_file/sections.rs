@@ -1,9 +1,9 @@
 //! A large host file (a 10,000-player state.toml is 3.75 MB) read section by section: the toml
 //! crate holds a token for every piece of the text and a spanned tree built from them, some 27
 //! times the file at once, and that was the whole peak memory of a big tick. Here the text is
-//! cut into pieces of about `PIECE` bytes at headers that open a new `[players.<id>]` (or any
-//! other `[a.b]` whose first two keys change), each piece is parsed alone into plain tables, and
-//! the pieces are joined.
+//! cut before its first `[a.b…]` header and then into pieces of about `PIECE` bytes at headers
+//! that open a new `[players.<id>]` (or any other `[a.b]` whose first two keys change); each
+//! piece is parsed alone into plain tables, and the pieces are joined.
 //!
 //! This is only a faster road to the same value: `read` gives `None` whenever the pieces could
 //! mean anything other than the whole file (a piece that does not parse alone, a key that two
@@ -24,7 +24,7 @@ pub fn read<T: DeserializeOwned>(
 ) -> Option<(T, BTreeMap<String, i64>)> {
     let pieces = pieces(text);
     if pieces.len() < 2 {
-        return None; // small: the whole parse is as cheap
+        return None; // no `[a.b…]` sections: one piece is the whole parse
     }
     let mut root = toml::Table::new();
     // The top-level tables the cuts' headers open (`players`): only those may be joined, and
