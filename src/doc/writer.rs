@@ -30,6 +30,10 @@ pub struct Writer {
     source: String,
     /// Byte offset where the current line starts.
     line_start: usize,
+    /// Characters of the current line counted so far, up to a byte offset: positions are asked
+    /// for in order along a line, so counting goes on from the last one (no line is counted
+    /// twice, however many values it holds).
+    counted: (usize, usize),
     line: usize,
     root: Table,
     /// The `[section]` being written, if any.
@@ -131,10 +135,16 @@ impl Writer {
         }
     }
 
-    fn pos(&self) -> Pos {
+    fn pos(&mut self) -> Pos {
+        if self.counted.0 < self.line_start {
+            self.counted = (self.line_start, 0);
+        }
+        let end = self.source.len();
+        self.counted.1 += self.source[self.counted.0..end].chars().count();
+        self.counted.0 = end;
         Pos {
             line: self.line,
-            col: self.source[self.line_start..].chars().count() + 1,
+            col: self.counted.1 + 1,
         }
     }
 
@@ -191,6 +201,11 @@ impl Writer {
     /// A basic string: `"` and `\` escaped, control characters as `\uXXXX`.
     fn quoted(&mut self, s: &str) {
         self.source.push('"');
+        if !s.chars().any(|c| c == '"' || c == '\\' || c.is_control()) {
+            self.source.push_str(s); // an id or a name: nothing to escape
+            self.source.push('"');
+            return;
+        }
         for c in s.chars() {
             match c {
                 '"' => self.source.push_str("\\\""),
