@@ -2,7 +2,6 @@
 
 use crate::context::GameContext;
 use crate::error::{Error, Result, exit};
-use crate::game_dir::GameDir;
 use crate::games::{Game, WithGame};
 use std::path::PathBuf;
 
@@ -34,9 +33,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<u8> {
     let bytes = std::fs::read(&args.file).map_err(|e| Error::io(&args.file, e))?;
-    let dir = GameDir::open(args.game_dir)?;
-    let _lock = dir.lock()?;
-    let ctx = crate::tick::substitute::finish(GameContext::load(dir)?)?;
+    let (_lock, ctx) = super::lever_game(args.game_dir)?;
     let now = args.now.unwrap_or_else(jiff::Timestamp::now);
     let (round, player) = crate::games::dispatch(
         ctx.config.game,

@@ -3,7 +3,6 @@
 
 use crate::context::GameContext;
 use crate::error::{Result, exit};
-use crate::game_dir::GameDir;
 use crate::games::{Game, WithGame};
 use crate::tick::host::{Done, Lever, act};
 use std::path::PathBuf;
@@ -16,9 +15,7 @@ pub fn pull(
     reason: &str,
     now: Option<jiff::Timestamp>,
 ) -> Result<u8> {
-    let dir = GameDir::open(game_dir)?;
-    let _lock = dir.lock()?;
-    let ctx = crate::tick::substitute::finish(GameContext::load(dir)?)?;
+    let (_lock, ctx) = super::lever_game(game_dir)?;
     let now = now.unwrap_or_else(jiff::Timestamp::now);
     let done = crate::games::dispatch(
         ctx.config.game,

@@ -24,6 +24,7 @@ mod substitute;
 mod undo;
 mod withdraw;
 
+use crate::context::GameContext;
 use crate::error::{Error, Result};
 use crate::games::{GameId, WithMatch, bots::Simulated, dispatch_match};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -185,6 +186,15 @@ fn mail_problems(report: &crate::mail::SendReport) -> u8 {
         }
         None => crate::error::exit::OK,
     }
+}
+
+/// The game in `game_dir` for a host's lever: its lock (held by another run: exit 75, nothing
+/// done) and its context, with a substitution a killed run left half done finished first.
+fn lever_game(game_dir: std::path::PathBuf) -> Result<(crate::game_dir::Lock, GameContext)> {
+    let dir = crate::game_dir::GameDir::open(game_dir)?;
+    let lock = dir.lock()?;
+    let ctx = crate::tick::substitute::finish(GameContext::load(dir)?)?;
+    Ok((lock, ctx))
 }
 
 /// `--now TIME` (RFC 3339).

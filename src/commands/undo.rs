@@ -2,7 +2,6 @@
 
 use crate::context::GameContext;
 use crate::error::{Result, exit};
-use crate::game_dir::GameDir;
 use crate::games::{Game, WithGame};
 use crate::tick::host::Done;
 use std::path::PathBuf;
@@ -31,9 +30,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<u8> {
-    let dir = GameDir::open(args.game_dir)?;
-    let _lock = dir.lock()?;
-    let ctx = crate::tick::substitute::finish(GameContext::load(dir)?)?;
+    let (_lock, ctx) = super::lever_game(args.game_dir)?;
     let now = args.now.unwrap_or_else(jiff::Timestamp::now);
     let done = crate::games::dispatch(
         ctx.config.game,

@@ -30,16 +30,7 @@ pub fn enter<G: Game>(
             "the game is over: there is no round to enter a version for".into(),
         ));
     }
-    let id = ctx
-        .config
-        .known_player(player)
-        .ok_or_else(|| usage(ctx.config.not_a_player(player)))?;
-    if let Some(left) = ctx.left(&id) {
-        return Err(usage(format!(
-            "{id} has left the game ({}): nothing is entered for them",
-            left.reason
-        )));
-    }
+    let id = super::host::in_the_game(ctx, player, "nothing is entered for them")?;
     if !G::plays(state, &id) {
         return Err(usage(format!("{id} has nothing to send in round {round}")));
     }

@@ -320,6 +320,26 @@ fn check(
     }
 }
 
+/// The player `name` names, if they play this game and have not left it; `gone` says what
+/// having left means for the command ("nothing is entered for them").
+pub(super) fn in_the_game(
+    ctx: &GameContext,
+    name: &str,
+    gone: &str,
+) -> Result<crate::player_id::PlayerId> {
+    let id = ctx
+        .config
+        .known_player(name)
+        .ok_or_else(|| Error::Usage(ctx.config.not_a_player(name)))?;
+    match ctx.left(&id) {
+        Some(left) => Err(Error::Usage(format!(
+            "{id} has left the game ({}): {gone}",
+            left.reason
+        ))),
+        None => Ok(id),
+    }
+}
+
 /// The player a withdrawal names, if they can leave now: a player of the game who has not left,
 /// and whom the game's ruling lets go (never the last one).
 fn withdrawable<G: Game>(

@@ -51,16 +51,7 @@ pub fn substitute<G: Game>(
     if G::is_over(state) {
         return Err(usage("the game is over: no seat changes hands".into()));
     }
-    let id = ctx
-        .config
-        .known_player(seat)
-        .ok_or_else(|| usage(ctx.config.not_a_player(seat)))?;
-    if let Some(left) = ctx.left(&id) {
-        return Err(usage(format!(
-            "{id} has left the game ({}): their seat is no longer played",
-            left.reason
-        )));
-    }
+    let id = super::host::in_the_game(ctx, seat, "their seat is no longer played")?;
     if reason.trim().is_empty() {
         return Err(usage(
             "say why with --reason: it goes into the players' notice".into(),
