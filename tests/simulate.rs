@@ -424,9 +424,10 @@ fn the_out_page_shows_both_charts_in_a_browser() {
     }
 }
 
-/// Leaving out what no bot reads changes nothing else: round by round, the simulator's
-/// resolution (`Simulated::resolve_public`, `Detail::State` or `Detail::Public`) reaches the
-/// tick's next state and garnets, and the same announcement where it builds one.
+/// Leaving out what no bot reads changes nothing else: the simulator's opening
+/// (`Simulated::opening_public`) and, round by round, its resolution (`resolve_public`,
+/// `Detail::State` or `Detail::Public`) reach the tick's next state and garnets, and the same
+/// announcement where they build one.
 fn same_resolution<G: Simulated>(bots: &str, games: u64) {
     use adjudicate::simulate::BotRng;
     use rand::SeedableRng;
@@ -435,6 +436,10 @@ fn same_resolution<G: Simulated>(bots: &str, games: u64) {
     for index in 0..games {
         let seed = game_seed(setting.seed, index);
         let (mut state, mut memory) = adjudicate::simulate::start::<G>(&setting, seed).unwrap();
+        if let (Some(full), Some(quick)) = (G::opening(&state), G::opening_public(&state)) {
+            assert_eq!(quick.public, full.public, "game {index}'s opening");
+            assert_eq!(quick.garnets, full.garnets, "game {index}'s opening");
+        }
         let mut rng = BotRng::seed_from_u64(index);
         while !G::is_over(&state) {
             G::play(&mut state, &setting.bots, &mut rng, &mut memory, None);

@@ -143,38 +143,37 @@ pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
         }
     }
     let mut private = BTreeMap::new();
-    let mut seen = log.private;
-    for id in state.players.keys() {
-        if !detail.private() {
-            break;
+    if detail.private() {
+        let mut seen = log.private;
+        for id in state.players.keys() {
+            let events = seen.remove(id).unwrap_or_default();
+            let defaulted = defaults.contains(id);
+            let note = private_of(
+                &next,
+                state.players[id].plan.as_ref(),
+                id,
+                events,
+                defaulted,
+            );
+            private.insert(id.clone(), to_table(&note));
         }
-        let events = seen.remove(id).unwrap_or_default();
-        let defaulted = defaults.contains(id);
-        let note = private_of(
-            &next,
-            state.players[id].plan.as_ref(),
-            id,
-            events,
-            defaulted,
-        );
-        private.insert(id.clone(), to_table(&note));
     }
     for p in next.players.values_mut() {
         p.plan = None;
     }
-    if !detail.public() {
-        let garnets = next.players.keys().map(|id| (id.clone(), 0)).collect();
-        return Resolution {
-            result: RoundResult {
-                garnets,
-                ..RoundResult::default()
-            },
-            state: next,
-        };
-    }
-    let public = public_of(&next, state.round, log.turns, defaults);
+    let public = if detail.public() {
+        to_table(&public_of(&next, state.round, log.turns, defaults))
+    } else {
+        toml::Table::new()
+    };
+    // ruling 16: no garnets; every player's change is 0, whatever the detail
+    let garnets = next.players.keys().map(|id| (id.clone(), 0)).collect();
     Resolution {
-        result: RoundResult::without_garnets(&public, private),
+        result: RoundResult {
+            public,
+            private,
+            garnets,
+        },
         state: next,
     }
 }

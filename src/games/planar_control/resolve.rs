@@ -110,13 +110,20 @@ pub fn opening(state: &State, detail: Detail) -> RoundResult {
         next_phase: Phase::Main,
         r#final: None,
     };
-    let private = state
-        .players
-        .keys()
-        .filter(|_| detail.private())
-        .map(|id| (id.clone(), to_table(&private_of(state, state, id, None))))
-        .collect();
-    RoundResult::without_garnets(&public, private)
+    let private = if detail.private() {
+        state
+            .players
+            .keys()
+            .map(|id| (id.clone(), to_table(&private_of(state, state, id, None))))
+            .collect()
+    } else {
+        BTreeMap::new()
+    };
+    RoundResult {
+        // every player's change is 0, whether or not their private part was built
+        garnets: state.players.keys().map(|id| (id.clone(), 0)).collect(),
+        ..RoundResult::without_garnets(&public, private)
+    }
 }
 
 fn controls(state: &State) -> BTreeMap<Plane, Alignment> {
