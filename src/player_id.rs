@@ -55,6 +55,12 @@ impl PlayerId {
     }
 }
 
+impl AsRef<str> for PlayerId {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
 impl fmt::Display for PlayerId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

@@ -99,10 +99,7 @@ fn choose(
         (
             {
                 let mut w = Writer::new();
-                w.strs(
-                    "divine",
-                    &pair.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
-                );
+                w.strs("divine", pair);
                 w
             },
             pair.iter().map(|p| (*p).clone()).collect(),

@@ -111,8 +111,7 @@ fn first_version(
         others.shuffle(rng);
         others.truncate(affordable);
         if !others.is_empty() {
-            let names: Vec<&str> = others.iter().map(|p| p.as_str()).collect();
-            text.strs("peek", &names);
+            text.strs("peek", &others);
         }
     }
     (text, first, allowed)
