@@ -424,37 +424,34 @@ fn the_out_page_shows_both_charts_in_a_browser() {
     }
 }
 
-/// Leaving out what no bot reads changes nothing else: the simulator's opening
-/// (`Simulated::opening_public`) and, round by round, its resolution (`resolve_public`,
-/// `Detail::State` or `Detail::Public`) reach the tick's next state and garnets, and the same
-/// announcement where they build one.
-fn same_resolution<G: Simulated>(bots: &str, games: u64) {
+/// Leaving out what no bot reads changes nothing else: round by round, the simulator's
+/// resolution (`Simulated::resolve_heard`, `Detail::State`) reaches the tick's next state and
+/// garnets, and what the bots hear of the opening (`opening_heard`) and of each round is the
+/// tick's announcement, as a table (`hears`: whether the game's bots hear announcements).
+fn same_resolution<G: Simulated>(bots: &str, games: u64, hears: bool) {
     use adjudicate::simulate::BotRng;
     use rand::SeedableRng;
     let setting = setting::<G>(bots);
-    let mut compared = 0;
+    let (mut compared, mut heard) = (0, 0);
     for index in 0..games {
         let seed = game_seed(setting.seed, index);
         let (mut state, mut memory) = adjudicate::simulate::start::<G>(&setting, seed).unwrap();
-        if let (Some(full), Some(quick)) = (G::opening(&state), G::opening_public(&state)) {
-            assert_eq!(quick.public, full.public, "game {index}'s opening");
-            assert_eq!(quick.garnets, full.garnets, "game {index}'s opening");
+        if let Some(quick) = G::opening_heard(&state) {
+            let full = G::opening(&state).expect("a game the bots hear opens with a result");
+            assert_eq!(table(&quick), full.public, "game {index}'s opening");
         }
         let mut rng = BotRng::seed_from_u64(index);
         while !G::is_over(&state) {
             G::play(&mut state, &setting.bots, &mut rng, &mut memory, None);
             let full = G::resolve(&state, seed);
-            let quick = G::resolve_public(&state, seed);
+            let (quick, hears) = G::resolve_heard(&state, seed);
             assert_eq!(quick.state, full.state, "game {index}");
             assert_eq!(quick.result.garnets, full.result.garnets, "game {index}");
-            if !quick.result.public.is_empty() {
-                assert_eq!(quick.result.public, full.result.public, "game {index}");
+            if let Some(hears) = &hears {
+                assert_eq!(table(hears), full.result.public, "game {index}");
+                G::learn(&mut memory, hears);
+                heard += 1;
             }
-            assert!(
-                quick.result.private.is_empty(),
-                "no private reports are built"
-            );
-            G::learn(&mut memory, &quick.result);
             state = quick.state;
             compared += 1;
         }
@@ -463,13 +460,18 @@ fn same_resolution<G: Simulated>(bots: &str, games: u64) {
         compared > games,
         "whole games of several rounds were compared"
     );
+    assert_eq!(heard, if hears { compared } else { 0 }, "rounds heard");
+}
+
+fn table<T: serde::Serialize>(value: &T) -> toml::Table {
+    toml::Table::try_from(value).unwrap()
 }
 
 #[test]
 fn the_simulators_resolution_reaches_the_ticks_state_in_every_game() {
-    same_resolution::<RoomSwap>("random=3,best-response", 40);
-    same_resolution::<PlanarControl>("random=7,hunter", 15);
-    same_resolution::<FinalRitual>("random=3,greedy", 40);
+    same_resolution::<RoomSwap>("random=3,best-response", 40, false);
+    same_resolution::<PlanarControl>("random=7,hunter", 15, true);
+    same_resolution::<FinalRitual>("random=3,greedy", 40, false);
 }
 
 /// The Python models of whole games (`scripts/<game>_games.py`, the peers `make bench` measures

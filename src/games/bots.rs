@@ -3,9 +3,10 @@
 //! own view) and submits through the rules' own validation (`submit`) or, on a fast path, a
 //! choice that validation accepts.
 
-use super::{Game, Outcome, Resolution, RoundResult};
+use super::{Game, Outcome, Resolution};
 use crate::doc::Writer;
 use crate::player_id::PlayerId;
+use serde::Serialize;
 
 /// The random generator of the bots (never of the rules, which draw from `crate::rng`): a bot's
 /// choices need to be reproducible, not unpredictable, so a fast generator (xoshiro256++) serves.
@@ -75,9 +76,9 @@ pub trait Simulated: Game {
     /// from the announcements and their own private reports (`learn`): a Planar Control player's
     /// divinations. `()` for games whose state view says all a player knows.
     type Memory: Default;
-    /// Whether the bots learn anything from results (`learn`); if not, the simulator does not
-    /// build the opening's result just to show it to them.
-    const LEARNS: bool = false;
+    /// What the bots hear of an announcement: the game's own typed `[public]`, as the rules
+    /// build it before it becomes a table (`()` for games whose bots learn nothing from one).
+    type Heard: Serialize;
 
     /// Every bot of an expected player submits for the current round: `bots[i]` plays player i
     /// (id order) from that player's view alone. With `record`, each submission is also written
@@ -91,34 +92,41 @@ pub trait Simulated: Game {
     ) -> u64;
 
     /// Resolves the current round in place; returns how many expected players had their
-    /// choice made by the rules' default. A game whose resolution can leave out what no bot
-    /// reads (`Detail`) says so in `resolve_public`.
+    /// choice made by the rules' default.
     fn advance(state: &mut Self::State, seed: u64, memory: &mut Self::Memory) -> u64 {
         let defaults = Self::expected(state)
             .iter()
             .filter(|p| !Self::has_valid(state, p))
             .count() as u64;
-        let resolution = Self::resolve_public(state, seed);
-        Self::learn(memory, &resolution.result);
+        let (resolution, heard) = Self::resolve_heard(state, seed);
+        if let Some(heard) = &heard {
+            Self::learn(memory, heard);
+        }
         *state = resolution.state;
         defaults
     }
 
-    /// The opening (`Game::opening`) as far as bots read it, for games that learn.
-    fn opening_public(state: &Self::State) -> Option<RoundResult> {
-        Self::opening(state)
+    /// The opening's announcement (`Game::opening`) as the bots hear it, for games whose bots
+    /// learn from it.
+    fn opening_heard(state: &Self::State) -> Option<Self::Heard> {
+        let _ = state;
+        None
     }
 
-    /// The round resolved as far as the bots read it (`Detail::Public` or `Detail::State`): the
-    /// same rules, without the reports nobody reads.
-    fn resolve_public(state: &Self::State, seed: u64) -> Resolution<Self::State> {
-        Self::resolve(state, seed)
+    /// The round resolved with nothing built that no bot reads (`Detail::State` where a game
+    /// can leave its reports out), and its announcement as the bots hear it (`None` if they
+    /// learn nothing from it): the same rules as `Game::resolve`.
+    fn resolve_heard(
+        state: &Self::State,
+        seed: u64,
+    ) -> (Resolution<Self::State>, Option<Self::Heard>) {
+        (Self::resolve(state, seed), None)
     }
 
-    /// What the bots learn from a round's result: from its announcement (the simulator builds no
-    /// private reports; a bot's own facts are in its player's part of the state it is shown).
-    fn learn(memory: &mut Self::Memory, result: &RoundResult) {
-        let _ = (memory, result);
+    /// What the bots learn from an announcement (the simulator builds no private reports; a
+    /// bot's own facts are in its player's part of the state it is shown).
+    fn learn(memory: &mut Self::Memory, heard: &Self::Heard) {
+        let _ = (memory, heard);
     }
 
     /// Every player's garnets, in id order.

@@ -133,21 +133,16 @@ pub struct Notice {
 pub enum Detail {
     /// The whole of result.toml: the tick, `replay`, the rule cases.
     Everything,
-    /// `[public]` and `[garnets]`, with `[private]` left empty: the simulator, whose bots learn
-    /// only from announcements (`Simulated::learn`) and from their own player's part of the
-    /// state. Every private report a game writes is built from the same rules' run, so leaving
-    /// them out changes nothing else.
-    Public,
-    /// `[garnets]` alone: the simulator of a game whose bots learn nothing from results.
+    /// `[garnets]` alone, `[public]` and `[private]` left empty: the simulator, whose bots
+    /// learn from their own player's part of the state and, where a game's bots learn from
+    /// announcements, from the typed announcement itself (`Simulated::Heard`). Every report a
+    /// game writes is built from the same rules' run, so leaving them out changes nothing else.
     State,
 }
 
 impl Detail {
-    pub fn public(self) -> bool {
-        self != Detail::State
-    }
-
-    pub fn private(self) -> bool {
+    /// Whether the announcement and the private reports are built.
+    pub fn reports(self) -> bool {
         self == Detail::Everything
     }
 }

@@ -158,9 +158,7 @@ pub fn start<G: Simulated>(
         seed,
     })?;
     let mut memory = G::Memory::default();
-    if G::LEARNS
-        && let Some(opening) = G::opening_public(&state)
-    {
+    if let Some(opening) = G::opening_heard(&state) {
         G::learn(&mut memory, &opening);
     }
     Ok((state, memory))

@@ -226,9 +226,13 @@ impl Simulated for FinalRitual {
     const POINTS: &'static str = "";
     const STAKES: bool = false;
     type Memory = ();
+    type Heard = ();
 
-    fn resolve_public(state: &State, seed: u64) -> crate::games::Resolution<State> {
-        super::resolve::resolve(state, seed, crate::games::Detail::State)
+    fn resolve_heard(state: &State, seed: u64) -> (crate::games::Resolution<State>, Option<()>) {
+        (
+            super::resolve::resolve(state, seed, crate::games::Detail::State),
+            None,
+        )
     }
 
     fn play(

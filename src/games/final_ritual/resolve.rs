@@ -124,7 +124,7 @@ pub fn opening(state: &State) -> RoundResult {
 
 pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
     let mut table = Table::new(state, seed);
-    table.log.off = !detail.public();
+    table.log.off = !detail.reports();
     table.play_round();
     let mut next = table.state;
     let log = table.log;
@@ -143,7 +143,7 @@ pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
         }
     }
     let mut private = BTreeMap::new();
-    if detail.private() {
+    if detail.reports() {
         let mut seen = log.private;
         for id in state.players.keys() {
             let events = seen.remove(id).unwrap_or_default();
@@ -161,7 +161,7 @@ pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
     for p in next.players.values_mut() {
         p.plan = None;
     }
-    let public = if detail.public() {
+    let public = if detail.reports() {
         to_table(&public_of(&next, state.round, log.turns, defaults))
     } else {
         toml::Table::new()

@@ -252,6 +252,7 @@ impl Simulated for GodRace {
     const DEFAULT_PLAYERS: usize = 7;
     const POINTS: &'static str = "score";
     type Memory = ();
+    type Heard = ();
 
     fn play(
         state: &mut State,

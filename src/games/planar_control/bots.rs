@@ -7,9 +7,9 @@
 //! (the announcements), and whom it has divined (its own reports).
 
 use super::PlanarControl;
-use super::state::{Alignment, Phase, State};
+use super::resolve::Public;
+use super::state::{Alignment, Phase, Plane, State};
 use crate::doc::Choice;
-use crate::games::RoundResult;
 use crate::player_id::PlayerId;
 
 use crate::doc::Writer;
@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// player has divined, and (for the tally) the Elimination Candidates announced at the end.
 #[derive(Debug, Default)]
 pub struct Memory {
-    control: BTreeMap<String, String>,
+    control: BTreeMap<Plane, Alignment>,
     divined: BTreeMap<PlayerId, BTreeSet<PlayerId>>,
     elimination: Vec<PlayerId>,
 }
@@ -69,8 +69,7 @@ fn choose(
                 let spend = match bot {
                     Strategy::Random => rng.random_range(0..=me.garnets.clamp(0, 3)),
                     Strategy::Smart => {
-                        let ours = memory.control.get(me.plane.name())
-                            == Some(&me.alignment.name().to_owned());
+                        let ours = memory.control.get(&me.plane) == Some(&me.alignment);
                         if ours { 0 } else { me.garnets.clamp(0, 2) }
                     }
                 };
@@ -115,14 +114,19 @@ impl Simulated for PlanarControl {
     const DEFAULT_PLAYERS: usize = 15;
     const POINTS: &'static str = "";
     type Memory = Memory;
-    const LEARNS: bool = true;
+    type Heard = Public;
 
-    fn opening_public(state: &State) -> Option<RoundResult> {
-        Some(super::resolve::opening(state, crate::games::Detail::Public))
+    fn opening_heard(state: &State) -> Option<Public> {
+        Some(super::resolve::opening_public(state))
     }
 
-    fn resolve_public(state: &State, seed: u64) -> crate::games::Resolution<State> {
-        super::resolve::resolve(state, seed, crate::games::Detail::Public)
+    fn resolve_heard(
+        state: &State,
+        seed: u64,
+    ) -> (crate::games::Resolution<State>, Option<Public>) {
+        let (resolution, public) =
+            super::resolve::resolve(state, seed, crate::games::Detail::State);
+        (resolution, Some(public))
     }
 
     fn play(
@@ -153,16 +157,12 @@ impl Simulated for PlanarControl {
         expected.len() as u64
     }
 
-    fn learn(memory: &mut Memory, result: &RoundResult) {
-        if let Some(control) = result.public.get("control").and_then(|c| c.as_table()) {
-            memory.control = control
-                .iter()
-                .filter_map(|(plane, a)| Some((plane.clone(), a.as_str()?.to_owned())))
-                .collect();
-        }
-        let outcome = <PlanarControl as crate::games::Archive>::ending(&[&result.public]);
-        if !outcome.elimination.is_empty() {
-            memory.elimination = outcome.elimination;
+    fn learn(memory: &mut Memory, heard: &Public) {
+        memory.control.clone_from(&heard.control);
+        if let Some(end) = &heard.r#final
+            && !end.elimination.is_empty()
+        {
+            memory.elimination = end.elimination.values().cloned().collect();
         }
     }
 

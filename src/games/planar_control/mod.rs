@@ -170,11 +170,11 @@ impl Game for PlanarControl {
     }
 
     fn opening(state: &State) -> Option<RoundResult> {
-        Some(resolve::opening(state, crate::games::Detail::Everything))
+        Some(resolve::opening(state))
     }
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
-        resolve::resolve(state, seed, crate::games::Detail::Everything)
+        resolve::resolve(state, seed, crate::games::Detail::Everything).0
     }
 }
 

@@ -11,22 +11,23 @@ use rand::seq::IndexedRandom;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+/// A round's announcement, `[public]`: also what the simulator's bots hear (`Simulated::Heard`).
 #[derive(Serialize)]
-struct Public {
+pub struct Public {
     round: u32,
     phase: Phase,
     banished: BTreeMap<Plane, PlayerId>,
-    control: BTreeMap<Plane, Alignment>,
+    pub control: BTreeMap<Plane, Alignment>,
     planes: BTreeMap<PlayerId, Plane>,
     #[serde(skip_serializing_if = "Option::is_none")]
     next_round: Option<u32>,
     next_phase: Phase,
     #[serde(skip_serializing_if = "Option::is_none")]
-    r#final: Option<Final>,
+    pub r#final: Option<Final>,
 }
 
 #[derive(Serialize, Default)]
-struct Final {
+pub struct Final {
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     alignments: BTreeMap<PlayerId, Alignment>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -34,7 +35,7 @@ struct Final {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tokens: Vec<PlayerId>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    elimination: BTreeMap<Alignment, PlayerId>,
+    pub elimination: BTreeMap<Alignment, PlayerId>,
     #[serde(skip_serializing_if = "Option::is_none")]
     first_pick: Option<PlayerId>,
 }
@@ -91,8 +92,8 @@ pub fn control(state: &State, plane: Plane) -> Option<Alignment> {
 }
 
 /// The opening announcement: who is where, and control if the options reveal it.
-pub fn opening(state: &State, detail: Detail) -> RoundResult {
-    let public = Public {
+pub fn opening_public(state: &State) -> Public {
+    Public {
         round: 0,
         phase: Phase::Main,
         banished: BTreeMap::new(),
@@ -109,21 +110,17 @@ pub fn opening(state: &State, detail: Detail) -> RoundResult {
         next_round: Some(state.round),
         next_phase: Phase::Main,
         r#final: None,
-    };
-    let private = if detail.private() {
-        state
-            .players
-            .keys()
-            .map(|id| (id.clone(), to_table(&private_of(state, state, id, None))))
-            .collect()
-    } else {
-        BTreeMap::new()
-    };
-    RoundResult {
-        // every player's change is 0, whether or not their private part was built
-        garnets: state.players.keys().map(|id| (id.clone(), 0)).collect(),
-        ..RoundResult::without_garnets(&public, private)
     }
+}
+
+/// The opening: its announcement and each player's alignment, plane and choices.
+pub fn opening(state: &State) -> RoundResult {
+    let private = state
+        .players
+        .keys()
+        .map(|id| (id.clone(), to_table(&private_of(state, state, id, None))))
+        .collect();
+    RoundResult::without_garnets(&opening_public(state), private)
 }
 
 fn controls(state: &State) -> BTreeMap<Plane, Alignment> {
@@ -133,14 +130,16 @@ fn controls(state: &State) -> BTreeMap<Plane, Alignment> {
         .collect()
 }
 
-pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
+/// The round resolved, and its announcement as the rules built it (`detail`: whether it and
+/// the private reports are also written into the result).
+pub fn resolve(state: &State, seed: u64, detail: Detail) -> (Resolution<State>, Public) {
     match state.phase {
         Phase::Elimination => elimination(state, seed, detail),
         _ => main_round(state, seed, detail),
     }
 }
 
-fn main_round(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
+fn main_round(state: &State, seed: u64, detail: Detail) -> (Resolution<State>, Public) {
     let mut next = state.clone();
     // Spending (spec: spent whatever happens) and tallies per large plane.
     let mut banished = BTreeMap::new();
@@ -233,7 +232,7 @@ fn main_round(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
     finish_round(state, next, public, detail)
 }
 
-fn elimination(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
+fn elimination(state: &State, seed: u64, detail: Detail) -> (Resolution<State>, Public) {
     let mut next = state.clone();
     let winner = state.winner.expect("the elimination round has a winner");
     let mut candidates = BTreeMap::new();
@@ -287,7 +286,7 @@ fn finish_round(
     mut next: State,
     mut public: Public,
     detail: Detail,
-) -> Resolution<State> {
+) -> (Resolution<State>, Public) {
     if next.phase != Phase::Over {
         next.round = state.round + 1;
         public.next_round = Some(next.round);
@@ -298,7 +297,7 @@ fn finish_round(
     for id in state.players.keys() {
         let change = next.players[id].garnets - state.players[id].garnets;
         garnets.insert(id.clone(), change);
-        if !detail.private() {
+        if !detail.reports() {
             continue;
         }
         let mut note = private_of(state, &next, id, Some(change));
@@ -314,14 +313,22 @@ fn finish_round(
     for p in next.players.values_mut() {
         p.live = Live::default();
     }
-    Resolution {
-        state: next,
-        result: RoundResult {
-            public: to_table(&public),
-            private,
-            garnets,
+    let result = RoundResult {
+        public: if detail.reports() {
+            to_table(&public)
+        } else {
+            toml::Table::new()
         },
-    }
+        private,
+        garnets,
+    };
+    (
+        Resolution {
+            state: next,
+            result,
+        },
+        public,
+    )
 }
 
 /// The player with the most votes, a tie (all-zero included) drawn from `draw`.

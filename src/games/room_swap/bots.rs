@@ -22,9 +22,13 @@ impl Simulated for RoomSwap {
     const DEFAULT_PLAYERS: usize = 6;
     const POINTS: &'static str = "points";
     type Memory = ();
+    type Heard = ();
 
-    fn resolve_public(state: &State, seed: u64) -> crate::games::Resolution<State> {
-        super::resolve::resolve(state, seed, crate::games::Detail::State)
+    fn resolve_heard(state: &State, seed: u64) -> (crate::games::Resolution<State>, Option<()>) {
+        (
+            super::resolve::resolve(state, seed, crate::games::Detail::State),
+            None,
+        )
     }
 
     fn play(

@@ -206,7 +206,7 @@ pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
         phase: next.phase,
         players: next.playing(),
     };
-    let private = if detail.private() {
+    let private = if detail.reports() {
         private_reports(state, &next, &final_rooms, &garnets)
     } else {
         BTreeMap::new()
@@ -214,7 +214,7 @@ pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
     Resolution {
         state: next,
         result: RoundResult {
-            public: if detail.public() {
+            public: if detail.reports() {
                 to_table(&public)
             } else {
                 toml::Table::new()

@@ -18,6 +18,7 @@ impl Simulated for TribalCouncil {
     const POINTS: &'static str = "";
     const STAKES: bool = false;
     type Memory = ();
+    type Heard = ();
 
     fn play(
         state: &mut State,
