@@ -9,7 +9,6 @@ use crate::problem::{LineIndex, Pos, Problem};
 mod writer;
 pub use writer::{Item, Writer};
 
-use std::collections::BTreeMap;
 use std::ops::Range;
 use toml::de::{DeTable, DeValue};
 
@@ -19,9 +18,12 @@ pub struct Doc {
     root: Table,
 }
 
+/// A table's entries in key order, each key once. A submission's tables hold a handful of
+/// keys, so a sorted list (found by binary search) serves them with one allocation where a
+/// `BTreeMap` would make a node per table.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Table {
-    entries: BTreeMap<String, Entry>,
+    entries: Vec<(String, Entry)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -129,10 +131,31 @@ impl Doc {
 }
 
 impl Table {
-    pub fn get(&self, key: &str) -> Option<&Node> {
-        self.entries.get(key).map(|e| &e.value)
+    /// The table of `entries`, each key once (the parser refuses a key given twice), in any
+    /// order.
+    fn from_entries(mut entries: Vec<(String, Entry)>) -> Table {
+        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0), "a key twice");
+        Table { entries }
     }
 
+    fn find(&self, key: &str) -> Result<usize, usize> {
+        self.entries.binary_search_by(|(k, _)| k.as_str().cmp(key))
+    }
+
+    /// Adds `key` (replacing an entry of the same key).
+    fn insert(&mut self, key: String, entry: Entry) {
+        match self.find(&key) {
+            Ok(i) => self.entries[i].1 = entry,
+            Err(i) => self.entries.insert(i, (key, entry)),
+        }
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.find(key).ok().map(|i| &self.entries[i].1.value)
+    }
+
+    /// The entries in key order.
     pub fn entries(&self) -> impl Iterator<Item = (&str, &Entry)> {
         self.entries.iter().map(|(k, e)| (k.as_str(), e))
     }
@@ -231,7 +254,7 @@ fn convert_table(table: &DeTable<'_>, index: &LineIndex<'_>) -> Table {
             (k.get_ref().to_string(), entry)
         })
         .collect();
-    Table { entries }
+    Table::from_entries(entries)
 }
 
 fn convert_value(value: &DeValue<'_>, span: Range<usize>, index: &LineIndex<'_>) -> Node {

@@ -80,9 +80,7 @@ impl Writer {
             Some((_, table, ..)) => table,
             None => &mut self.root,
         };
-        table
-            .entries
-            .insert(key.to_owned(), Entry { key_pos, value });
+        table.insert(key.to_owned(), Entry { key_pos, value });
         self
     }
 
@@ -131,7 +129,7 @@ impl Writer {
                 span,
                 value: Value::Table(table),
             };
-            self.root.entries.insert(name, Entry { key_pos, value });
+            self.root.insert(name, Entry { key_pos, value });
         }
     }
 
@@ -183,9 +181,7 @@ impl Writer {
                     self.source.push_str(key);
                     self.source.push_str(" = ");
                     let value = self.value(&Item::Str(text));
-                    table
-                        .entries
-                        .insert((*key).to_owned(), Entry { key_pos, value });
+                    table.insert((*key).to_owned(), Entry { key_pos, value });
                 }
                 self.source.push_str(" }");
                 Value::Table(table)

@@ -85,13 +85,21 @@ fn choose(
     if bot == Strategy::Smart {
         let seen = memory.divined.get(id);
         let next = me.plane.drifts_to();
-        // Not yet divined first, then those on the next plane.
-        others.sort_by_cached_key(|p| {
-            (
-                seen.is_some_and(|s| s.contains(*p)),
-                state.players[*p].plane != next,
-            )
-        });
+        // Not yet divined first, then those on the next plane; in shuffled order within each.
+        let rank = |p: &PlayerId| {
+            2 * usize::from(seen.is_some_and(|s| s.contains(p)))
+                + usize::from(state.players[p].plane != next)
+        };
+        let mut first = Vec::with_capacity(2);
+        for wanted in 0..4 {
+            first.extend(
+                others
+                    .iter()
+                    .filter(|p| rank(p) == wanted)
+                    .take(2 - first.len()),
+            );
+        }
+        others = first;
     }
     let pair = &others[..2.min(others.len())];
     (pair.len() == 2).then(|| {
@@ -137,11 +145,12 @@ impl Simulated for PlanarControl {
         mut record: Option<&mut Submissions>,
     ) -> u64 {
         let ids: Vec<PlayerId> = state.players.keys().cloned().collect();
-        let expected = <PlanarControl as crate::games::Game>::expected(state);
+        let mut expected = 0;
         for (i, id) in ids.iter().enumerate() {
-            if !expected.contains(id) {
+            if !<PlanarControl as crate::games::Game>::plays(state, id) {
                 continue;
             }
+            expected += 1;
             let Some((text, divined)) = choose(state, id, bots[i], memory, rng) else {
                 continue;
             };
@@ -154,7 +163,7 @@ impl Simulated for PlanarControl {
             }
             submit::<PlanarControl>(state, id, text, &mut record);
         }
-        expected.len() as u64
+        expected
     }
 
     fn learn(memory: &mut Memory, heard: &Public) {

@@ -147,6 +147,17 @@ impl Game for PlanarControl {
         }
     }
 
+    fn plays(state: &State, player: &PlayerId) -> bool {
+        state.players.get(player).is_some_and(|p| {
+            !p.left
+                && match state.phase {
+                    Phase::Main => true,
+                    Phase::Elimination => state.winner == Some(p.alignment),
+                    Phase::Over => false,
+                }
+        })
+    }
+
     fn has_valid(state: &State, player: &PlayerId) -> bool {
         state.players.get(player).is_some_and(|p| p.live.submitted)
     }

@@ -32,14 +32,9 @@ fn vote(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
             format!("you are on {}: you vote, you do not divine", title(plane)),
         ));
     }
-    let others: Vec<PlayerId> = state
-        .on(plane)
-        .into_iter()
-        .filter(|p| p != player)
-        .collect();
     let target = match doc.get("vote") {
         None => None,
-        Some(node) => match read_vote(node, &others, plane) {
+        Some(node) => match read_vote(node, state, player, plane) {
             Ok(t) => t,
             Err(p) => {
                 out.problems.push(p);
@@ -94,18 +89,32 @@ fn vote(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
     live.submitted = true;
 }
 
-fn read_vote(node: &Node, others: &[PlayerId], plane: Plane) -> Result<Option<PlayerId>, Problem> {
+/// The player `player` votes to banish: another player on `plane`, or nobody (`"abstain"`).
+fn read_vote(
+    node: &Node,
+    state: &State,
+    player: &PlayerId,
+    plane: Plane,
+) -> Result<Option<PlayerId>, Problem> {
     let text = node.as_str("vote")?.trim();
     if text.eq_ignore_ascii_case("abstain") || text.is_empty() {
         return Ok(None);
     }
-    PlayerId::named(text).filter(|id| others.contains(id)).map(Some).ok_or_else(|| {
+    let mate = |id: &PlayerId| {
+        id != player
+            && state
+                .players
+                .get(id)
+                .is_some_and(|p| p.plane == plane && !p.left)
+    };
+    PlayerId::named(text).filter(mate).map(Some).ok_or_else(|| {
+        let others: Vec<PlayerId> = state.on(plane).into_iter().filter(mate).collect();
         Problem::at(
             node.pos,
             format!(
                 "vote: \"{text}\" is not another player on {}; one of {} (or \"abstain\"); you abstain unless you fix it",
                 title(plane),
-                PlayerId::join(others)
+                PlayerId::join(&others)
             ),
         )
     })
@@ -123,12 +132,6 @@ fn divine(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
             format!("you are on {}: you divine, you do not vote", title(plane)),
         ));
     }
-    let others: Vec<PlayerId> = state
-        .players
-        .keys()
-        .filter(|p| *p != player)
-        .cloned()
-        .collect();
     let chosen = match doc.get("divine") {
         None => Ok(None),
         Some(node) => node.as_array("divine").and_then(|items| {
@@ -137,7 +140,7 @@ fn divine(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
                 .map(|i| {
                     let text = i.as_str("divine")?;
                     PlayerId::named(text)
-                        .filter(|id| others.contains(id))
+                        .filter(|id| id != player && state.players.contains_key(id))
                         .ok_or_else(|| {
                             Problem::at(
                                 i.pos,

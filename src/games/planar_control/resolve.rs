@@ -144,17 +144,20 @@ fn main_round(state: &State, seed: u64, detail: Detail) -> (Resolution<State>, P
     // Spending (spec: spent whatever happens) and tallies per large plane.
     let mut banished = BTreeMap::new();
     for plane in [Plane::Earth, Plane::Thera] {
-        let members = state.on(plane);
-        if members.is_empty() {
+        // the plane's players in id order, each with the votes against them
+        let mut votes: Vec<(&PlayerId, i64)> = state
+            .staying()
+            .filter(|(_, p)| p.plane == plane)
+            .map(|(id, _)| (id, 0))
+            .collect();
+        if votes.is_empty() {
             continue;
         }
-        let mut votes: BTreeMap<&PlayerId, i64> = members.iter().map(|m| (m, 0)).collect();
-        for voter in &members {
-            let live = &state.players[voter].live;
-            if let Some(target) = &live.vote
-                && let Some(n) = votes.get_mut(target)
+        for (_, voter) in state.staying().filter(|(_, p)| p.plane == plane) {
+            if let Some(target) = &voter.live.vote
+                && let Ok(i) = votes.binary_search_by(|(id, _)| (*id).cmp(target))
             {
-                *n += 1 + 2 * live.spend;
+                votes[i].1 += 1 + 2 * voter.live.spend;
             }
         }
         // spec ruling 1: ties (all-zero included) are broken by a seeded draw among the tied
@@ -163,15 +166,14 @@ fn main_round(state: &State, seed: u64, detail: Detail) -> (Resolution<State>, P
             .expect("a plane with players has a maximum");
         banished.insert(plane, out);
     }
-    for (id, p) in next.players.iter_mut() {
-        p.garnets -= state.players[id].live.spend;
-        let was = state.players[id].plane;
-        p.plane = if banished.get(&was) == Some(id) {
-            was.banished_to()
-        } else if was.is_large() {
-            was
+    for (p, (id, was)) in next.players.values_mut().zip(&state.players) {
+        p.garnets -= was.live.spend;
+        p.plane = if banished.get(&was.plane) == Some(id) {
+            was.plane.banished_to()
+        } else if was.plane.is_large() {
+            was.plane
         } else {
-            was.drifts_to()
+            was.plane.drifts_to()
         };
     }
     let control = controls(&next);
@@ -237,17 +239,17 @@ fn elimination(state: &State, seed: u64, detail: Detail) -> (Resolution<State>, 
     let winner = state.winner.expect("the elimination round has a winner");
     let mut candidates = BTreeMap::new();
     for alignment in state.losing_alignments() {
-        let members: Vec<PlayerId> = state
+        // the alignment's players in id order, each with the votes against them
+        let mut votes: Vec<(&PlayerId, u32)> = state
             .staying()
             .filter(|(_, p)| p.alignment == alignment)
-            .map(|(id, _)| id.clone())
+            .map(|(id, _)| (id, 0))
             .collect();
-        let mut votes: BTreeMap<&PlayerId, u32> = members.iter().map(|m| (m, 0)).collect();
-        for voter in state.winners() {
-            if let Some(target) = state.players[&voter].live.eliminate.get(&alignment)
-                && let Some(n) = votes.get_mut(target)
+        for (_, voter) in state.staying().filter(|(_, p)| p.alignment == winner) {
+            if let Some(target) = voter.live.eliminate.get(&alignment)
+                && let Ok(i) = votes.binary_search_by(|(id, _)| (*id).cmp(target))
             {
-                *n += 1;
+                votes[i].1 += 1;
             }
         }
         // spec: ties, and no votes at all, are broken by a seeded draw
@@ -333,13 +335,13 @@ fn finish_round(
 
 /// The player with the most votes, a tie (all-zero included) drawn from `draw`.
 fn most_voted<N: Copy + Ord + Default>(
-    votes: &BTreeMap<&PlayerId, N>,
+    votes: &[(&PlayerId, N)],
     draw: &mut rng::GameRng,
 ) -> Option<PlayerId> {
-    let top = votes.values().copied().max().unwrap_or_default();
+    let top = votes.iter().map(|(_, n)| *n).max().unwrap_or_default();
     let tied: Vec<&PlayerId> = votes
         .iter()
-        .filter(|(_, n)| **n == top)
+        .filter(|(_, n)| *n == top)
         .map(|(id, _)| *id)
         .collect();
     tied.choose(draw).map(|id| (*id).clone())
