@@ -10,6 +10,7 @@
 //! - `games` holds the engines, pure functions of state, submissions and seed.
 
 pub mod all_games;
+pub mod allocator;
 pub mod check;
 pub mod clock;
 pub mod commands;
