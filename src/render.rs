@@ -5,6 +5,8 @@
 //! Contexts are typed structs: a template sees exactly what the struct holds, and a private report
 //! sees only `result.toml`'s `[public]` and its own player's `[private.<id>]`.
 
+mod filters;
+
 use crate::error::{Error, Result};
 use crate::games::GameId;
 use serde::Serialize;
@@ -457,6 +459,8 @@ impl Renderer {
         let mut tera = Tera::default();
         tera.autoescape_on(Vec::new());
         tera.register_filter("wrap", wrap_filter);
+        tera.register_filter("title", filters::title);
+        tera.register_filter("join", filters::join);
         tera.register_filter(
             "name",
             NameFilter {
