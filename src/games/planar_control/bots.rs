@@ -30,9 +30,10 @@ pub struct Memory {
 /// The submission `bot` sends for `id`, and whom it divines; `None` if it has nothing to send.
 /// Reads only what the player knows: everyone's plane, its own alignment and garnets, the
 /// announced control, whom it has divined, and (in the elimination round, when they are public)
-/// the alignments.
+/// the alignments. `seats`: every player and their plane, in id order (`seats`).
 fn choose(
     state: &State,
+    seats: &[(PlayerId, Plane)],
     id: &PlayerId,
     bot: Strategy,
     memory: &Memory,
@@ -57,10 +58,9 @@ fn choose(
         return Some((w, Vec::new()));
     }
     if me.plane.is_large() {
-        let mates: Vec<&PlayerId> = state
-            .players
+        let mates: Vec<&PlayerId> = seats
             .iter()
-            .filter(|(other, p)| *other != id && p.plane == me.plane)
+            .filter(|(other, plane)| other != id && *plane == me.plane)
             .map(|(other, _)| other)
             .collect();
         let text = match mates.choose(rng) {
@@ -80,15 +80,14 @@ fn choose(
         };
         return Some((text, Vec::new()));
     }
-    let mut others: Vec<&PlayerId> = state.players.keys().filter(|p| *p != id).collect();
+    let mut others: Vec<&(PlayerId, Plane)> = seats.iter().filter(|(p, _)| p != id).collect();
     others.shuffle(rng);
     if bot == Strategy::Smart {
         let seen = memory.divined.get(id);
         let next = me.plane.drifts_to();
         // Not yet divined first, then those on the next plane; in shuffled order within each.
-        let rank = |p: &PlayerId| {
-            2 * usize::from(seen.is_some_and(|s| s.contains(p)))
-                + usize::from(state.players[p].plane != next)
+        let rank = |(p, plane): &(PlayerId, Plane)| {
+            2 * usize::from(seen.is_some_and(|s| s.contains(p))) + usize::from(*plane != next)
         };
         let mut first = Vec::with_capacity(2);
         for wanted in 0..4 {
@@ -101,17 +100,23 @@ fn choose(
         }
         others = first;
     }
-    let pair = &others[..2.min(others.len())];
-    (pair.len() == 2).then(|| {
-        (
-            {
-                let mut w = Writer::new();
-                w.strs("divine", pair);
-                w
-            },
-            pair.iter().map(|p| (*p).clone()).collect(),
-        )
-    })
+    match others[..] {
+        [(a, _), (b, _), ..] => {
+            let mut w = Writer::new();
+            w.strs("divine", &[a, b]);
+            Some((w, vec![a.clone(), b.clone()]))
+        }
+        _ => None,
+    }
+}
+
+/// Every player and their plane, in id order: what `choose` reads of where everyone is.
+fn seats(state: &State) -> Vec<(PlayerId, Plane)> {
+    state
+        .players
+        .iter()
+        .map(|(id, p)| (id.clone(), p.plane))
+        .collect()
 }
 
 impl Simulated for PlanarControl {
@@ -144,14 +149,14 @@ impl Simulated for PlanarControl {
         memory: &mut Memory,
         mut record: Option<&mut Submissions>,
     ) -> u64 {
-        let ids: Vec<PlayerId> = state.players.keys().cloned().collect();
+        let seats = seats(state);
         let mut expected = 0;
-        for (i, id) in ids.iter().enumerate() {
+        for (i, (id, _)) in seats.iter().enumerate() {
             if !<PlanarControl as crate::games::Game>::plays(state, id) {
                 continue;
             }
             expected += 1;
-            let Some((text, divined)) = choose(state, id, bots[i], memory, rng) else {
+            let Some((text, divined)) = choose(state, &seats, id, bots[i], memory, rng) else {
                 continue;
             };
             if !divined.is_empty() {
@@ -266,8 +271,8 @@ mod tests {
                         assert_ne!(other, state);
                         let (mut a, mut b) = (rng.clone(), rng.clone());
                         assert_eq!(
-                            choose(&state, id, bot, &memory, &mut a),
-                            choose(&other, id, bot, &other_memory, &mut b),
+                            choose(&state, &seats(&state), id, bot, &memory, &mut a),
+                            choose(&other, &seats(&other), id, bot, &other_memory, &mut b),
                             "{id}"
                         );
                         checked += 1;
