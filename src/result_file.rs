@@ -1,6 +1,8 @@
 //! `result.toml` and the reports rendered from it. Tick, `render` and `replay` all go through here,
 //! so a report is always a function of `result.toml`, game.toml and the templates.
 
+mod private_toml;
+
 use crate::clock;
 use crate::context::{GameContext, Known};
 use crate::error::{Error, Result};
@@ -168,7 +170,8 @@ impl ResultFile {
     }
 
     /// The file's text. Serialized a player at a time: the same text as one `toml::to_string`
-    /// of the whole, but linear in players (the whole document at once grew faster than that).
+    /// of the whole, but linear in players (the whole document at once grew faster than that);
+    /// a private part of the usual shapes is written directly (`private_toml`).
     pub fn to_toml(&self) -> String {
         #[derive(Serialize)]
         struct Head<'a> {
@@ -191,12 +194,19 @@ impl ResultFile {
             .expect("results serialize"),
         ];
         for (id, table) in &self.private {
-            parts.push(
+            let by_crate = || {
                 toml::to_string(&One {
                     private: [(id, table)].into(),
                 })
-                .expect("results serialize"),
-            );
+                .expect("results serialize")
+            };
+            parts.push(match private_toml::private_part(id.as_str(), table) {
+                Some(text) => {
+                    debug_assert_eq!(text, by_crate(), "result.toml's [private.{id}]");
+                    text
+                }
+                None => by_crate(),
+            });
         }
         if !self.garnets.is_empty() {
             parts.push(
