@@ -140,13 +140,16 @@ impl Game for PlanarControl {
     }
 
     fn expected(state: &State) -> Vec<PlayerId> {
-        match state.phase {
-            Phase::Main => state.staying().map(|(id, _)| id.clone()).collect(),
-            Phase::Elimination => state.winners(),
-            Phase::Over => Vec::new(),
-        }
+        state
+            .players
+            .keys()
+            .filter(|id| Self::plays(state, id))
+            .cloned()
+            .collect()
     }
 
+    /// Everyone still in the game in the main rounds; the winning alignment's players in the
+    /// elimination round.
     fn plays(state: &State, player: &PlayerId) -> bool {
         state.players.get(player).is_some_and(|p| {
             !p.left
