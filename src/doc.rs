@@ -130,6 +130,14 @@ impl Doc {
     }
 }
 
+/// Whether `key` can be written without quotes (a TOML bare key).
+pub(crate) fn bare_key(key: &str) -> bool {
+    !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
 impl Table {
     /// The table of `entries`, each key once (the parser refuses a key given twice), in any
     /// order.

@@ -68,7 +68,7 @@ impl Writer {
     /// `key = value`, one line, in the current section. Keys are bare TOML keys (a submission's
     /// own: `room`, `ember`), written as they are.
     pub fn item(&mut self, key: &str, value: &Item<'_>) -> &mut Self {
-        debug_assert!(bare(key), "{key:?} is not a bare key");
+        debug_assert!(super::bare_key(key), "{key:?} is not a bare key");
         let key_pos = self.pos();
         self.source.push_str(key);
         self.source.push_str(" = ");
@@ -214,14 +214,6 @@ impl Writer {
         }
         self.source.push('"');
     }
-}
-
-/// Whether `key` can be written without quotes.
-fn bare(key: &str) -> bool {
-    !key.is_empty()
-        && key
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 #[cfg(test)]

@@ -145,6 +145,15 @@ impl Detail {
     pub fn reports(self) -> bool {
         self == Detail::Everything
     }
+
+    /// `[public]` of a result: the announcement's table if reports are built, else empty.
+    pub(crate) fn public<P: Serialize>(self, announcement: &P) -> toml::Table {
+        if self.reports() {
+            to_table(announcement)
+        } else {
+            toml::Table::new()
+        }
+    }
 }
 
 /// A resolved round: the next state and what the rules announce (see `RoundResult`).

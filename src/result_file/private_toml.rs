@@ -4,12 +4,13 @@
 //! 10,000-player round spent most of writing result.toml in the toml crate building a document
 //! per player. Debug builds (every test) check each text written here against the toml crate.
 
+use crate::doc::bare_key;
 use std::fmt::Write;
 
 /// The text of `[private.<id>]` with `table`, as `toml::to_string` writes it; `None` if the
 /// table holds anything but the shapes above.
 pub fn private_part(id: &str, table: &toml::Table) -> Option<String> {
-    if !bare(id) {
+    if !bare_key(id) {
         return None;
     }
     let mut out = String::with_capacity(512);
@@ -22,7 +23,7 @@ pub fn private_part(id: &str, table: &toml::Table) -> Option<String> {
 /// would need quotes.
 fn section(out: &mut String, header: &str, table: &toml::Table) -> Option<()> {
     let (tables, plain): (Vec<_>, Vec<_>) = table.iter().partition(|(_, v)| v.is_table());
-    if plain.is_empty() || !table.keys().all(|k| bare(k)) {
+    if plain.is_empty() || !table.keys().all(|k| bare_key(k)) {
         return None;
     }
     let _ = writeln!(out, "[{header}]");
@@ -76,14 +77,6 @@ fn inline(out: &mut String, value: &toml::Value) -> Option<()> {
 fn plain(s: &str) -> bool {
     s.bytes()
         .all(|b| (0x20..0x7f).contains(&b) && !matches!(b, b'"' | b'\\' | b'\''))
-}
-
-/// A key the toml crate writes without quotes.
-fn bare(key: &str) -> bool {
-    !key.is_empty()
-        && key
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 #[cfg(test)]

@@ -316,11 +316,7 @@ fn finish_round(
         p.live = Live::default();
     }
     let result = RoundResult {
-        public: if detail.reports() {
-            to_table(&public)
-        } else {
-            toml::Table::new()
-        },
+        public: detail.public(&public),
         private,
         garnets,
     };

@@ -214,11 +214,7 @@ pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
     Resolution {
         state: next,
         result: RoundResult {
-            public: if detail.reports() {
-                to_table(&public)
-            } else {
-                toml::Table::new()
-            },
+            public: detail.public(&public),
             private,
             garnets,
         },
