@@ -54,10 +54,7 @@ pub fn parse_with_counts<T: DeserializeOwned>(
                 "a whole number",
             ),
             DeValue::Datetime(d) => (
-                d.to_string()
-                    .parse::<jiff::Timestamp>()
-                    .ok()
-                    .map(|t| t.as_second()),
+                seconds(d),
                 "a time with an offset (e.g. 2026-12-02T15:00:00Z)",
             ),
             _ => (None, "a whole number, or a time for a time"),
@@ -100,6 +97,14 @@ pub fn parse_with_counts<T: DeserializeOwned>(
             ))
         }
     }
+}
+
+/// A time of a host file's bookkeeping (`opened`) as Unix seconds; `None` without an offset.
+fn seconds(time: &toml::value::Datetime) -> Option<i64> {
+    time.to_string()
+        .parse::<jiff::Timestamp>()
+        .ok()
+        .map(|t| t.as_second())
 }
 
 /// An error about a key (`players[1].email`) given the key's `line:col` in `text` too, when the

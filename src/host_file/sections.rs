@@ -10,6 +10,7 @@
 //! pieces both define, a value of the wrong type, an unknown key), and the caller then parses
 //! the whole text as before, for the same value or the same error with its line and column.
 
+use crate::doc::bare_key;
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -69,7 +70,7 @@ pub fn read<T: DeserializeOwned>(
         }
         let number = match value {
             toml::Value::Integer(n) => *n,
-            toml::Value::Datetime(d) => d.to_string().parse::<jiff::Timestamp>().ok()?.as_second(),
+            toml::Value::Datetime(d) => super::seconds(d)?,
             _ => return None,
         };
         counts.insert(key.clone(), number);
@@ -118,13 +119,8 @@ fn two_keys(line: &str) -> Option<(&str, &str)> {
     }
     let name = inside.split(']').next()?;
     let mut keys = name.split('.');
-    let bare = |k: &str| {
-        !k.is_empty()
-            && k.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-    };
     let (a, b) = (keys.next()?, keys.next()?);
-    (bare(a) && bare(b)).then_some((a, b))
+    (bare_key(a) && bare_key(b)).then_some((a, b))
 }
 
 #[cfg(test)]

@@ -139,7 +139,6 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 }
 
 impl State {
-    /// The players who choose a room (or give the Token) this round.
     /// Whether `id` plays this round (`playing().contains(id)`, without the list).
     pub fn is_playing(&self, id: &PlayerId) -> bool {
         let seated = match self.phase {
@@ -151,6 +150,7 @@ impl State {
         seated && !self.players.get(id).is_some_and(|p| p.left)
     }
 
+    /// The players who choose a room (or give the Token) this round.
     pub fn playing(&self) -> Vec<PlayerId> {
         let mut playing = self.seated();
         playing.retain(|id| !self.players.get(id).is_some_and(|p| p.left));
