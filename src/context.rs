@@ -7,6 +7,7 @@ use crate::config::{GameConfig, Secrets};
 use crate::error::{Error, Result};
 use crate::game_dir::{GameDir, read_optional, read_string};
 use crate::games::Game;
+use crate::host_file::memo::Counts;
 use crate::host_record::{Action, Kind as HostKind};
 use crate::player_id::PlayerId;
 use crate::render::GameInfo;
@@ -83,6 +84,23 @@ impl<S> StateFile<S> {
     }
 }
 
+impl<S: Serialize> StateFile<S> {
+    /// The memo of `text`, this file as written (`host_file::memo`): the game's part and the
+    /// tick's own keys, as `load_state` reads them back; `None` for a small file.
+    pub fn memo(&self, text: &str) -> Option<Vec<u8>> {
+        let mut counts = Counts::new();
+        let applied = i64::try_from(self.receipts_applied).ok()?;
+        counts.insert("receipts_applied".into(), applied);
+        if let Some(seed) = self.seed {
+            counts.insert("seed".into(), i64::try_from(seed).ok()?);
+        }
+        if let Some(opened) = self.opened {
+            counts.insert("opened".into(), opened);
+        }
+        crate::host_file::memo::encode(text, &self.game, &counts)
+    }
+}
+
 /// The keys of state.toml that are the tick's, not the game's.
 const FILE_KEYS: &[&str] = &["receipts_applied", "seed", "opened"];
 
@@ -118,7 +136,7 @@ impl GameContext {
         // Parsed in two passes rather than through `StateFile`'s flatten, which would lose the
         // line and column of an error in the game's part (and could not refuse unknown keys).
         let (game, counts): (G::State, _) =
-            crate::host_file::parse_with_counts(&path, &text, FILE_KEYS)?;
+            crate::host_file::parse_remembered(&path, &text, FILE_KEYS, &self.dir.memo(&path))?;
         // The tick's own keys: whole numbers, never negative.
         let count = |key: &str| -> Result<Option<u64>> {
             counts

@@ -64,6 +64,19 @@ impl GameDir {
     pub fn state_toml(&self) -> PathBuf {
         self.root.join("state.toml")
     }
+    /// Where the parsed value of the host file `file` (a path inside this directory) is
+    /// remembered (`host_file::memo`): `.cache/parsed/rounds%001%receipts.toml.json`.
+    pub fn memo(&self, file: &Path) -> PathBuf {
+        let inside = file.strip_prefix(&self.root).unwrap_or(file);
+        let name: Vec<_> = inside
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect();
+        self.root
+            .join(".cache")
+            .join("parsed")
+            .join(format!("{}.json", name.join("%")))
+    }
     pub fn rounds(&self) -> PathBuf {
         self.root.join("rounds")
     }

@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 use std::path::Path;
 use toml::de::{DeTable, DeValue};
 
+pub mod memo;
 mod sections;
 
 /// Deserializes a host file; every key must be one `T` reads.
@@ -97,6 +98,35 @@ pub fn parse_with_counts<T: DeserializeOwned>(
             ))
         }
     }
+}
+
+/// `parse_with_counts` of a file a tick may have remembered (`memo`, its memo file): when the
+/// memo stands for exactly this text, its value without parsing.
+pub fn parse_remembered<T: DeserializeOwned + serde::Serialize>(
+    path: &Path,
+    text: &str,
+    others: &[&str],
+    memo: &Path,
+) -> Result<(T, memo::Counts)> {
+    let Some(found) = memo::recall::<T>(memo, text) else {
+        return parse_with_counts(path, text, others);
+    };
+    if cfg!(debug_assertions) {
+        // every test that reads a memo proves it against the text
+        let parsed = parse_with_counts::<T>(path, text, others).unwrap_or_else(|e| {
+            panic!(
+                "{}: the memo has a value the text does not parse to: {e}",
+                memo.display()
+            )
+        });
+        let json = |v: &T| serde_json::to_value(v).expect("a memo's value is JSON");
+        assert!(
+            json(&parsed.0) == json(&found.0) && parsed.1 == found.1,
+            "{}: the memo's value differs from the text's",
+            memo.display()
+        );
+    }
+    Ok(found)
 }
 
 /// A time of a host file's bookkeeping (`opened`) as Unix seconds; `None` without an offset.

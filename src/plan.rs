@@ -18,6 +18,8 @@ pub struct Plan {
     /// Whether new folders are written whole and renamed into place before the first durable
     /// file (`for_tick`).
     stage_new_folders: bool,
+    /// Files of `.cache/` (`cache_file`): written after everything else, best effort.
+    cache: Vec<(PathBuf, Vec<u8>)>,
 }
 
 #[derive(Debug)]
@@ -74,6 +76,12 @@ impl Plan {
         self.steps.push(Step::Durable(path, bytes.into()));
     }
 
+    /// Plans a file of `.cache/` (a memo): written once everything else is, and not at all if it
+    /// cannot be (a cache only saves work); not among the `entries` a dry run lists.
+    pub fn cache_file(&mut self, path: PathBuf, bytes: Vec<u8>) {
+        self.cache.push((path, bytes));
+    }
+
     /// Whether a folder existed before this plan (looked up once per folder).
     fn exists(&mut self, folder: &Path) -> bool {
         if let Some(known) = self.folders.get(folder) {
@@ -125,7 +133,11 @@ impl Plan {
                 }
             }
         }
-        staged.publish()
+        staged.publish()?;
+        for (path, bytes) in self.cache {
+            let _ = replace_as(&path, &bytes, false, self.access);
+        }
+        Ok(())
     }
 }
 

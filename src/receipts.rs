@@ -65,7 +65,9 @@ impl Receipts {
         let Some(text) = crate::game_dir::read_optional(&path)? else {
             return Ok(Receipts::default());
         };
-        let receipts = Receipts::parse(&path, &text)?;
+        let memo = dir.memo(&path);
+        let (receipts, _): (Receipts, _) =
+            crate::host_file::parse_remembered(&path, &text, &[], &memo)?;
         receipts
             .check(config)
             .map_err(|(key, m)| Error::invalid(&path, key, m))?;
@@ -132,6 +134,17 @@ impl Receipts {
 
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("receipts serialize")
+    }
+
+    /// Plans round `round`'s receipts.toml, and its memo (`host_file::memo`) when it is big.
+    pub fn plan(&self, plan: &mut crate::plan::Plan, dir: &GameDir, round: u32) {
+        let path = dir.receipts(round);
+        let text = self.to_toml();
+        let none = crate::host_file::memo::Counts::new();
+        if let Some(memo) = crate::host_file::memo::encode(&text, self, &none) {
+            plan.cache_file(dir.memo(&path), memo);
+        }
+        plan.file(path, text);
     }
 }
 

@@ -23,6 +23,7 @@ mod layers;
 mod levers;
 mod mail;
 mod mail_clients;
+mod memo;
 mod people;
 mod planar_control;
 mod properties;

@@ -154,7 +154,11 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
     // state changed (so its bytes did too).
     if loaded.as_ref() != Some(&file) {
         let text = toml::to_string(&file).expect("state serializes");
-        plan.durable_file(ctx.dir.state_toml(), text);
+        let path = ctx.dir.state_toml();
+        if let Some(memo) = file.memo(&text) {
+            plan.cache_file(ctx.dir.memo(&path), memo);
+        }
+        plan.durable_file(path, text);
     }
     if opts.dry_run {
         report.planned = plan.entries().map(|(p, n)| (p.to_path_buf(), n)).collect();

@@ -87,8 +87,7 @@ pub(super) fn receive<G: Game>(
         receive_one::<G>(opts, mail, file, round, &mut received, arrival)?;
     }
     if new_receipts {
-        mail.plan
-            .file(ctx.dir.receipts(round), received.receipts.to_toml());
+        received.receipts.plan(mail.plan, &ctx.dir, round);
     }
     file.receipts_applied = received.receipts.list.len();
     Ok(received)
