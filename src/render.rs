@@ -5,6 +5,7 @@
 //! Contexts are typed structs: a template sees exactly what the struct holds, and a private report
 //! sees only `result.toml`'s `[public]` and its own player's `[private.<id>]`.
 
+mod fast;
 mod filters;
 
 use crate::error::{Error, Result};
@@ -347,6 +348,8 @@ struct Compiled {
     tera: Tera,
     /// Where each overridden template came from, for error messages.
     sources: HashMap<String, PathBuf>,
+    /// Whether `fast` can render this kind's template (and what it includes).
+    fast: bool,
 }
 
 impl Renderer {
@@ -364,6 +367,12 @@ impl Renderer {
             names,
             compiled: Default::default(),
         })
+    }
+
+    /// Whether `fast` renders this kind's template (the tests' view of it).
+    #[cfg(test)]
+    pub(crate) fn reads_fast(&self, kind: Kind) -> Result<bool> {
+        Ok(self.compiled(kind)?.fast)
     }
 
     /// The display names the `name` filter uses.
@@ -500,7 +509,13 @@ impl Renderer {
                 .unwrap_or_else(|| self.overrides.to_path_buf());
             return Err(Error::invalid(path, "template", error_chain(&e)));
         }
-        Ok(Compiled { tera, sources })
+        // (no template here is escaped: `fast` renders as tera does without escaping)
+        let fast = fast::supports(&tera, &self.template_name(kind));
+        Ok(Compiled {
+            tera,
+            sources,
+            fast,
+        })
     }
 
     pub fn render<C: Serialize>(&self, kind: Kind, context: &C) -> Result<String> {
@@ -513,6 +528,24 @@ impl Renderer {
     pub fn render_context(&self, kind: Kind, ctx: &tera::Context) -> Result<String> {
         let name = self.template_name(kind);
         let compiled = self.compiled(kind)?;
+        let fast = compiled
+            .fast
+            .then(|| fast::render(&compiled.tera, &name, ctx));
+        if let Some(Some(text)) = &fast {
+            if cfg!(debug_assertions) {
+                // every test proves the faster road against tera itself
+                let tera = compiled
+                    .tera
+                    .render(&name, ctx)
+                    .map_err(|e| error_chain(&e));
+                assert_eq!(
+                    tera.as_deref(),
+                    Ok(text.as_str()),
+                    "{name}: fast::render differs from tera"
+                );
+            }
+            return Ok(tidy(text));
+        }
         let text = compiled.tera.render(&name, ctx).map_err(|e| {
             let path = compiled
                 .sources
@@ -521,6 +554,11 @@ impl Renderer {
                 .unwrap_or_else(|| PathBuf::from(format!("templates/{name}")));
             Error::invalid(path, "template", error_chain(&e))
         })?;
+        // tera rendered what the faster road reads but gave up on: a case it should know
+        debug_assert!(
+            fast.is_none(),
+            "{name}: fast::render gave up on a template tera rendered"
+        );
         Ok(tidy(&text))
     }
 }
