@@ -5,8 +5,8 @@
 //! lists. Rendering was half of a 10,000-player tick.
 //!
 //! It follows tera 1.20's `renderer/processor.rs` step by step, and gives up (`None`) on anything
-//! else: macros, blocks, inheritance, function calls, a loop over a map or a string, an index it
-//! would have to spell as tera does, and every error. tera then renders the template itself, so
+//! else: macros, blocks, inheritance, function calls, a loop over a string, an index tera would
+//! spell into something else, and every error. tera then renders the template itself, so
 //! the text, and every error message, are always tera's. Debug builds (every test, every game)
 //! render each report both ways and require the same text (`Renderer::render_context`).
 
@@ -19,11 +19,11 @@ mod value;
 
 pub use support::supports;
 
+use super::filters::render as render_value;
 use smallvec::SmallVec;
 use std::borrow::Cow;
 use tera::ast::{ExprVal, Forloop, Node};
 use tera::{Context, Tera, Value};
-use value::render_value;
 
 type Val<'a> = Cow<'a, Value>;
 
@@ -40,7 +40,7 @@ type Step<T> = Result<T, Stop>;
 /// Characters tera's spelling of an index would change.
 pub(super) const SPECIAL: [char; 6] = ['"', '\'', '[', ']', '~', '\\'];
 
-/// How deep includes may nest here (tera has no limit; a cycle is its own error).
+/// How deep includes may nest here (`supports` refuses deeper ones, and so a cycle).
 pub(super) const MAX_INCLUDES: usize = 16;
 
 /// Template `name` rendered with `ctx`, as `tera.render` would; `None` to let tera do it.
@@ -59,7 +59,7 @@ pub fn render(tera: &Tera, name: &str, ctx: &Context) -> Option<String> {
 /// One `for` loop: over an array's items, or a map's keys and values.
 struct Loop<'a> {
     name: &'a str,
-    key: Option<&'a str>,
+    key_name: Option<&'a str>,
     items: Items<'a>,
     current: usize,
     len: usize,
@@ -204,9 +204,6 @@ impl<'a> State<'a> {
                     let Ok(template) = self.tera.get_template(name) else {
                         continue;
                     };
-                    if self.frames.len() > MAX_INCLUDES * 4 {
-                        return Err(Stop::Unsupported);
-                    }
                     self.frames.push(Frame::new(true));
                     self.body(&template.ast, out)?;
                     self.frames.pop();
@@ -260,7 +257,7 @@ impl<'a> State<'a> {
         };
         frame.looping = Some(Loop {
             name: &f.value,
-            key: f.key.as_deref(),
+            key_name: f.key.as_deref(),
             items,
             current: 0,
             len,

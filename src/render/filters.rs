@@ -96,8 +96,8 @@ pub fn join(value: &Value, args: &HashMap<String, Value>) -> tera::Result<Value>
     Ok(Value::String(out))
 }
 
-/// A value as tera writes it into a template's output.
-fn render(value: &Value, out: &mut String) {
+/// A value as tera writes it into a template's output (its `ValueRender`).
+pub(super) fn render(value: &Value, out: &mut String) {
     match value {
         Value::String(s) => out.push_str(s),
         Value::Number(n) => {

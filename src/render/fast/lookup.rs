@@ -35,7 +35,7 @@ impl<'a> State<'a> {
                 }
             }
             if let Some(l) = &frame.looping {
-                if tail.is_empty() && l.key == Some(root) {
+                if tail.is_empty() && l.key_name == Some(root) {
                     return l.key().map(Cow::Owned);
                 }
                 if root == "loop" {

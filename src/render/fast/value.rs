@@ -1,7 +1,6 @@
-//! Values, as tera reads and writes them: truth, text, numbers and arithmetic.
+//! Values, as tera reads them: truth, numbers and arithmetic (their text is `filters::render`).
 
 use super::{Step, Stop};
-use std::fmt::Write as _;
 use tera::ast::MathOperator;
 use tera::{Number, Value};
 
@@ -19,34 +18,6 @@ pub(super) fn truthy(value: &Value) -> bool {
         Value::String(s) => !s.is_empty(),
         Value::Array(a) => !a.is_empty(),
         Value::Object(o) => !o.is_empty(),
-    }
-}
-
-/// tera's `render` of a value.
-pub(super) fn render_value(value: &Value, out: &mut String) {
-    match value {
-        Value::String(s) => out.push_str(s),
-        Value::Number(n) => {
-            let _ = match (n.as_i64(), n.as_u64(), n.as_f64()) {
-                (Some(i), _, _) => write!(out, "{i}"),
-                (None, Some(u), _) => write!(out, "{u}"),
-                (None, None, Some(f)) => write!(out, "{f}"),
-                _ => Ok(()),
-            };
-        }
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Null => {}
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                render_value(item, out);
-            }
-            out.push(']');
-        }
-        Value::Object(_) => out.push_str("[object]"),
     }
 }
 
