@@ -13,7 +13,6 @@ use crate::player_id::PlayerId;
 use crate::submission::sha256_hex;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Receipts {
@@ -55,10 +54,6 @@ pub struct Receipt {
 }
 
 impl Receipts {
-    pub fn parse(path: &Path, text: &str) -> Result<Receipts> {
-        crate::host_file::parse(path, text)
-    }
-
     /// A round's receipts (none if the file does not exist yet), checked against game.toml.
     pub fn load(dir: &GameDir, config: &GameConfig, round: u32) -> Result<Receipts> {
         let path = dir.receipts(round);

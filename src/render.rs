@@ -480,7 +480,8 @@ impl Renderer {
         let any_overrides = self.overrides.is_dir();
         let mut sources = HashMap::new();
         let mut templates = Vec::new();
-        let mut pending = vec![self.template_name(kind)];
+        let template = self.template_name(kind);
+        let mut pending = vec![template.clone()];
         let mut seen = std::collections::HashSet::new();
         while let Some(name) = pending.pop() {
             if !seen.insert(name.clone()) {
@@ -510,7 +511,7 @@ impl Renderer {
             return Err(Error::invalid(path, "template", error_chain(&e)));
         }
         // (no template here is escaped: `fast` renders as tera does without escaping)
-        let fast = fast::supports(&tera, &self.template_name(kind));
+        let fast = fast::supports(&tera, &template);
         Ok(Compiled {
             tera,
             sources,

@@ -1,6 +1,6 @@
 //! Expressions, as tera's `eval_expression`, `eval_as_bool` and `eval_as_number` evaluate them.
 
-use super::value::{as_f64, float, math, normal, truthy};
+use super::value::{as_f64, float, math, truthy};
 use super::{State, Step, Stop, Val};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -194,7 +194,8 @@ impl<'a> State<'a> {
     fn number(&mut self, val: &'a ExprVal) -> Step<Option<Number>> {
         Ok(match val {
             ExprVal::Ident(ident) => match &*self.lookup(ident)? {
-                Value::Number(n) => Some(normal(n)?),
+                // (tera rebuilds it from its i64, u64 or f64: the same number)
+                Value::Number(n) => Some(n.clone()),
                 _ => return Err(Stop::Error),
             },
             ExprVal::Int(n) => Some(Number::from(*n)),

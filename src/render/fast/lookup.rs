@@ -25,14 +25,10 @@ impl<'a> State<'a> {
 
     fn find(&self, root: &str, tail: &[&str]) -> Option<Val<'a>> {
         for frame in self.frames.iter().rev() {
-            if let Some((_, value)) = frame.vars.iter().find(|(k, _)| *k == root) {
-                let found = match tail.is_empty() {
-                    true => Some(value.clone()),
-                    false => by_pointer(value, tail),
-                };
-                if found.is_some() {
-                    return found;
-                }
+            if let Some((_, value)) = frame.vars.iter().find(|(k, _)| *k == root)
+                && let Some(found) = by_pointer(value, tail)
+            {
+                return Some(found);
             }
             if let Some(l) = &frame.looping {
                 if tail.is_empty() && l.key_name == Some(root) {
@@ -68,9 +64,9 @@ impl<'a> State<'a> {
         pointer(value, tail).map(Cow::Borrowed)
     }
 
-    /// A path with `[name]` indexes, as segments, each index replaced by the name's value (a
-    /// string or a whole number). Literal indexes, nested ones, and values tera would spell
-    /// differently are left to tera.
+    /// A path with indexes, as segments: `[0]` and `["x"]` as they stand, `[name]` replaced by
+    /// the name's value (a string or a whole number). Nested indexes, and keys tera would spell
+    /// into something else, are left to tera.
     fn indexed(&self, path: &'a str) -> Step<Vec<String>> {
         let mut segments = Vec::new();
         let mut rest = path;
@@ -125,7 +121,8 @@ impl<'a> State<'a> {
     }
 }
 
-/// tera's `value_by_pointer`: into a borrowed value by reference, into an owned one by copy.
+/// tera's `value_by_pointer`: into a borrowed value by reference, into an owned one by copy
+/// (the value itself for no segments).
 fn by_pointer<'a>(value: &Val<'a>, tail: &[&str]) -> Option<Val<'a>> {
     match value {
         Cow::Borrowed(v) => pointer(v, tail).map(Cow::Borrowed),

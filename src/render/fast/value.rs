@@ -25,17 +25,6 @@ pub(super) fn as_f64(n: &Number) -> Step<f64> {
     n.as_f64().ok_or(Stop::Unsupported)
 }
 
-/// A number as tera re-reads it for math: whole if it is, else a float.
-pub(super) fn normal(n: &Number) -> Step<Number> {
-    if let Some(i) = n.as_i64() {
-        Ok(Number::from(i))
-    } else if let Some(u) = n.as_u64() {
-        Ok(Number::from(u))
-    } else {
-        Number::from_f64(as_f64(n)?).ok_or(Stop::Unsupported)
-    }
-}
-
 /// A number as a float, as tera compares numbers for equality.
 pub(super) fn float(value: &Value) -> Step<Number> {
     let f = value.as_f64().ok_or(Stop::Unsupported)?;
