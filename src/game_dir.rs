@@ -198,6 +198,12 @@ impl GameDir {
                 .extend(["received", "private", "submissions", "notices"].map(|f| folder.join(f)));
             folders.push(folder);
         }
+        // the opening a game keeps apart from its round 0 (God Race), written by a tick too
+        if rounds.contains(&0) {
+            let opening = self.round(0).join("opening");
+            folders.push(opening.join("private"));
+            folders.push(opening);
+        }
         sweep_temp_in(&folders)
     }
 
@@ -472,6 +478,8 @@ mod tests {
             dir.round(1).join("received").join(".adjudicate-z"),
             dir.submissions(1).join(".adjudicate-w"),
             dir.round(0).join(".adjudicate-v"),
+            dir.round(0).join("opening").join(".adjudicate-1-dir-0"),
+            dir.round(0).join("opening/private").join(".adjudicate-u"),
         ];
         for path in keep.iter().chain(&swept) {
             fs::create_dir_all(path.parent().unwrap()).unwrap();

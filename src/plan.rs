@@ -18,13 +18,19 @@ pub struct Plan {
     /// Whether new folders are written whole and renamed into place before the first durable
     /// file (`for_tick`).
     stage_new_folders: bool,
+    /// Whether a new folder's files may be written before `commit` (`early_folder`): a tick's
+    /// plan, unless it is a dry run.
+    early: bool,
     /// Files of `.cache/` (`cache_file`): written after everything else, best effort.
     cache: Vec<(PathBuf, Vec<u8>)>,
+    early_temps: EarlyTemps,
 }
 
 #[derive(Debug)]
 enum Step {
     Dir(PathBuf),
+    /// A new folder written early (`early_folder`): (where it goes, the temp folder holding it).
+    Early(PathBuf, PathBuf),
     File(PathBuf, Vec<u8>),
     /// Synced to disk before its rename: state.toml.
     Durable(PathBuf, Vec<u8>),
@@ -44,11 +50,38 @@ impl Plan {
     /// before it, so a new folder (a round's `private/`, ten thousand reports) is written whole
     /// and renamed into place once. Plans whose files mark progress themselves (a season's
     /// reports) keep the plain order.
-    pub fn for_tick() -> Plan {
+    /// A dry run's plan writes nothing, not even early (`early_folder`).
+    pub fn for_tick(dry_run: bool) -> Plan {
         Plan {
             stage_new_folders: true,
+            early: !dry_run,
             ..Plan::default()
         }
+    }
+
+    /// A new folder whose files are written as they are made (a round's reports, by the threads
+    /// that render them) rather than held until `commit`: created now under a temp name beside
+    /// it, and renamed into place by `commit` as any staged folder is (so before the first
+    /// durable file). Until then nobody sees it; a plan dropped without a commit removes it, and
+    /// a run killed before its rename leaves a temp folder the next run sweeps. `None` where the
+    /// plan cannot write early (a dry run, a plan that does not stage folders) or the folder or
+    /// its parent is not as a new folder is (it exists, or its parent does not): the caller
+    /// then plans its files as usual.
+    pub fn early_folder(&mut self, path: PathBuf) -> Result<Option<EarlyFolder>> {
+        let parent = match path.parent() {
+            Some(parent) if self.early && self.stage_new_folders => parent,
+            _ => return Ok(None),
+        };
+        if self.exists(&path) || !parent.is_dir() || self.steps.iter().any(|s| s.is_in(&path)) {
+            return Ok(None);
+        }
+        let temp = crate::game_dir::temp_dir_in(parent)?;
+        self.early_temps.0.push(temp.clone());
+        self.steps.push(Step::Early(path, temp.clone()));
+        Ok(Some(EarlyFolder {
+            temp,
+            access: self.access,
+        }))
     }
 
     pub fn dir(&mut self, path: PathBuf) {
@@ -101,10 +134,11 @@ impl Plan {
         self.steps.is_empty()
     }
 
-    /// Each planned path with its size (`None` for a folder).
+    /// Each planned path with its size (`None` for a folder; a folder written early is listed
+    /// as a folder).
     pub fn entries(&self) -> impl Iterator<Item = (&Path, Option<usize>)> {
         self.steps.iter().map(|s| match s {
-            Step::Dir(p) => (p.as_path(), None),
+            Step::Dir(p) | Step::Early(p, _) => (p.as_path(), None),
             Step::File(p, b) | Step::Durable(p, b) => (p.as_path(), Some(b.len())),
         })
     }
@@ -114,7 +148,7 @@ impl Plan {
     /// the first durable file (state.toml) and at the end: one rename for the folder instead of
     /// one per file, and a run killed before the rename leaves only a temp folder, which the
     /// next run sweeps.
-    pub fn commit(self) -> Result<()> {
+    pub fn commit(mut self) -> Result<()> {
         let mut staged = Staged {
             enabled: self.stage_new_folders,
             folders: Vec::new(),
@@ -122,6 +156,10 @@ impl Plan {
         for step in self.steps {
             match step {
                 Step::Dir(p) => staged.dir(&p)?,
+                Step::Early(to, temp) => {
+                    self.early_temps.0.retain(|t| *t != temp);
+                    staged.folders.push((to, temp));
+                }
                 // planned only if different: no second comparison
                 Step::File(p, bytes) => match staged.inside(&p) {
                     Some(path) => write_new(&path, &bytes, self.access)?,
@@ -138,6 +176,44 @@ impl Plan {
             let _ = replace_as(&path, &bytes, false, self.access);
         }
         Ok(())
+    }
+}
+
+impl Step {
+    /// Whether this step plans `path` or something inside it.
+    fn is_in(&self, path: &Path) -> bool {
+        match self {
+            Step::Dir(p) | Step::Early(p, _) | Step::File(p, _) | Step::Durable(p, _) => {
+                p.starts_with(path)
+            }
+        }
+    }
+}
+
+/// The temp folders of a plan's early folders not yet handed to a commit's `Staged`: a plan
+/// dropped without a commit (an error on the way) leaves none of them.
+#[derive(Debug, Default)]
+struct EarlyTemps(Vec<PathBuf>);
+
+impl Drop for EarlyTemps {
+    fn drop(&mut self) {
+        for temp in &self.0 {
+            let _ = std::fs::remove_dir_all(temp);
+        }
+    }
+}
+
+/// A folder being written early (`Plan::early_folder`); shared by the threads writing into it.
+#[derive(Debug)]
+pub struct EarlyFolder {
+    temp: PathBuf,
+    access: Access,
+}
+
+impl EarlyFolder {
+    /// Writes the new file `name` into the folder.
+    pub fn write(&self, name: &str, bytes: &[u8]) -> Result<()> {
+        write_new(&self.temp.join(name), bytes, self.access)
     }
 }
 
@@ -179,14 +255,101 @@ impl Staged {
 
     /// Renames every staged folder into place.
     fn publish(&mut self) -> Result<()> {
-        for (to, temp) in self.folders.drain(..) {
-            std::fs::rename(&temp, &to).map_err(|e| crate::error::Error::io(&to, e))?;
+        while let Some((to, temp)) = self.folders.first() {
+            std::fs::rename(temp, to).map_err(|e| crate::error::Error::io(to, e))?;
+            self.folders.remove(0);
         }
         Ok(())
+    }
+}
+
+/// A commit that failed part-way leaves none of the folders it had not renamed into place (a
+/// killed one leaves them to the next run's sweep).
+impl Drop for Staged {
+    fn drop(&mut self) {
+        for (_, temp) in &self.folders {
+            let _ = std::fs::remove_dir_all(temp);
+        }
     }
 }
 
 /// A file in a staged folder: nobody else sees the folder yet, so it is written in place.
 fn write_new(path: &Path, bytes: &[u8], access: Access) -> Result<()> {
     crate::game_dir::write_new(path, bytes, access)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names in `folder`, sorted.
+    fn names(folder: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn an_early_folder_is_seen_only_once_committed_and_before_the_durable_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let round = tmp.path().join("rounds/001");
+        std::fs::create_dir_all(&round).unwrap();
+        let mut plan = Plan::for_tick(false);
+        let early = plan.early_folder(round.join("private")).unwrap().unwrap();
+        early.write("ann.txt", b"a").unwrap();
+        early.write("bob.txt", b"b").unwrap();
+        plan.file(round.join("private/cat.txt"), "c");
+        plan.durable_file(tmp.path().join("state.toml"), "s");
+        // written, under a temp name nobody reads
+        let [temp] = &names(&round)[..] else {
+            panic!("{:?}", names(&round))
+        };
+        assert!(temp.starts_with(crate::game_dir::TEMP_PREFIX), "{temp}");
+        assert!(!round.join("private").exists());
+        let listed: Vec<_> = plan.entries().map(|(p, n)| (p.to_path_buf(), n)).collect();
+        assert_eq!(listed[0], (round.join("private"), None));
+        plan.commit().unwrap();
+        assert_eq!(names(&round), ["private"]);
+        assert_eq!(
+            names(&round.join("private")),
+            ["ann.txt", "bob.txt", "cat.txt"]
+        );
+        assert_eq!(std::fs::read(round.join("private/bob.txt")).unwrap(), b"b");
+        assert_eq!(std::fs::read(tmp.path().join("state.toml")).unwrap(), b"s");
+    }
+
+    #[test]
+    fn a_plan_dropped_without_a_commit_leaves_no_early_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut plan = Plan::for_tick(false);
+        let early = plan.early_folder(tmp.path().join("private")).unwrap();
+        early.unwrap().write("ann.txt", b"a").unwrap();
+        assert_eq!(names(tmp.path()).len(), 1);
+        drop(plan);
+        assert_eq!(names(tmp.path()), Vec::<String>::new());
+    }
+
+    #[test]
+    fn nothing_is_written_early_by_a_dry_run_into_a_folder_that_exists_or_by_other_plans() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir(tmp.path().join("there")).unwrap();
+        let cases: [(Plan, &str); 4] = [
+            (Plan::for_tick(true), "private"),
+            (Plan::for_tick(false), "there"),
+            (Plan::for_tick(false), "no/parent"),
+            (Plan::default(), "private"),
+        ];
+        for (mut plan, folder) in cases {
+            assert!(
+                plan.early_folder(tmp.path().join(folder))
+                    .unwrap()
+                    .is_none(),
+                "{folder}"
+            );
+        }
+        assert_eq!(names(tmp.path()), ["there"]);
+    }
 }

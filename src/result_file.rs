@@ -7,6 +7,7 @@ use crate::clock;
 use crate::context::{GameContext, Known};
 use crate::error::{Error, Result};
 use crate::games::{Game, RoundResult};
+use crate::plan::EarlyFolder;
 use crate::player_id::PlayerId;
 use crate::render::GameInfo;
 use crate::render::{Kind, PrivateContext, PublicContext, Renderer};
@@ -25,6 +26,10 @@ pub struct ResultFile {
     #[serde(default)]
     pub garnets: BTreeMap<PlayerId, i64>,
 }
+
+/// Players from which a round's reports are rendered on every core (below, a thread costs more
+/// than it saves).
+pub const PARALLEL_FROM: usize = 256;
 
 pub struct Reports {
     pub public: String,
@@ -261,6 +266,17 @@ impl ResultFile {
     }
 
     pub fn render<G: Game>(&self, ctx: &GameContext, renderer: &Renderer) -> Result<Reports> {
+        self.render_into::<G>(ctx, renderer, None)
+    }
+
+    /// `render`, each private report also written as `<id>.txt` into `folder` by the thread
+    /// that rendered it (a tick's new `private/`, `Plan::early_folder`), while the others render.
+    pub fn render_into<G: Game>(
+        &self,
+        ctx: &GameContext,
+        renderer: &Renderer,
+        folder: Option<&EarlyFolder>,
+    ) -> Result<Reports> {
         renderer.prepare(&[Kind::Public, Kind::Private])?;
         let game = self.game_info(ctx);
         let public = renderer.render(
@@ -306,37 +322,31 @@ impl ResultFile {
                 self.private.get(&p.id).unwrap_or(&empty),
                 self.garnets.get(&p.id).copied().unwrap_or(0),
             );
-            Ok((
-                p.id.clone(),
-                renderer.render_context(Kind::Private, &context)?,
-            ))
+            let text = renderer.render_context(Kind::Private, &context)?;
+            if let Some(folder) = folder {
+                folder.write(&format!("{}.txt", p.id), text.as_bytes())?;
+            }
+            Ok((p.id.clone(), text))
         };
-        // Private reports are independent: large games render them on every core. The result is
-        // a sorted map, so the output does not depend on which thread finished first.
+        // Private reports are independent: large games render them on every core (rayon hands
+        // out the players as threads become free, so a thread slowed by another process does
+        // not hold up the round). The result is a sorted map, so the output does not depend on
+        // which thread finished first.
         let players = &ctx.config.players;
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(8);
-        let private = if players.len() < 256 || threads == 1 {
+        let private = if players.len() < PARALLEL_FROM {
             players
                 .iter()
                 .map(render_one)
                 .collect::<Result<BTreeMap<_, _>>>()?
         } else {
-            let chunk = players.len().div_ceil(threads);
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = players
-                    .chunks(chunk)
-                    .map(|part| {
-                        scope.spawn(move || part.iter().map(render_one).collect::<Result<Vec<_>>>())
-                    })
-                    .collect();
-                let mut all = BTreeMap::new();
-                for handle in handles {
-                    all.extend(handle.join().expect("a render thread panicked")?);
-                }
-                Ok::<_, crate::error::Error>(all)
-            })?
+            use rayon::prelude::*;
+            players
+                .par_iter()
+                .with_min_len(16)
+                .map(render_one)
+                .collect::<Result<Vec<_>>>()?
+                .into_iter()
+                .collect()
         };
         Ok(Reports { public, private })
     }

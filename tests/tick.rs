@@ -406,7 +406,9 @@ fn a_tick_killed_at_any_rename_is_finished_by_the_next_with_the_same_bytes_and_n
             crate::support::assert_finished_like(n, &snapshot(copy), &expected);
         },
     );
-    assert!(kill_points >= 20, "only {kill_points} kill points");
+    // (the six reports land in one rename of their folder, written before any rename: a kill
+    // at the first rename leaves that folder under its temp name for the next tick to sweep)
+    assert!(kill_points >= 15, "only {kill_points} kill points");
 }
 
 #[test]

@@ -109,7 +109,7 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
         // an undo a killed run recorded but did not finish
         undo::finish::<G>(ctx)?;
     }
-    let mut plan = Plan::for_tick();
+    let mut plan = Plan::for_tick(opts.dry_run);
     let mut report = TickReport::default();
     let loaded = ctx.load_state::<G>()?;
     let mut file = match &loaded {

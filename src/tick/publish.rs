@@ -41,15 +41,31 @@ pub(super) fn publish<G: Game>(
     } else {
         (MailKind::Public, MailKind::Private)
     };
-    let reports = result.render::<G>(ctx, renderer)?;
     let folder = result.folder(&ctx.dir);
+    // A new private/ is written by the threads rendering its reports, as they go (under a temp
+    // name, renamed into place with the rest of the plan); where it cannot be (a dry run, a
+    // round resolved again), its files are planned one by one below.
+    let private_dir = folder.join("private");
+    let early = mail.plan.early_folder(private_dir.clone())?;
+    // A large round's reports render on every core, and this thread would only wait: it makes
+    // result.toml's text meanwhile.
+    let render = || result.render_into::<G>(ctx, renderer, early.as_ref());
+    let (reports, result_text) = if result.private.len() < crate::result_file::PARALLEL_FROM {
+        (render(), result.to_toml())
+    } else {
+        std::thread::scope(|scope| {
+            let text = scope.spawn(|| result.to_toml());
+            (render(), text.join().expect("result.toml's text"))
+        })
+    };
+    let reports = reports?;
     // a round resolved again after an undo is mailed under new names
     let seq = if opening {
         0
     } else {
         ctx.undos(result.meta.index)
     };
-    mail.plan.file(folder.join("result.toml"), result.to_toml());
+    mail.plan.file(folder.join("result.toml"), result_text);
     mail.plan
         .file(folder.join("public.txt"), reports.public.clone());
     // The announcement is one message (to the list, or by Bcc in batches), never one per player.
@@ -83,7 +99,8 @@ pub(super) fn publish<G: Game>(
         };
         mail.queue_chat(crate::mail::chat::PUBLIC, &announcement)?;
     }
-    // Each report moves into the plan (one copy in memory), after its message is formatted.
+    // Each report moves into the plan (one copy in memory) unless it is written already, after
+    // its message is formatted.
     let mailing = ctx.config.mail.transport.queues();
     for (player, text) in reports.private {
         if mailing || crate::mail::chat::by_chat(&ctx.config, &player) {
@@ -98,8 +115,10 @@ pub(super) fn publish<G: Game>(
                 in_reply_to: None,
             })?;
         }
-        mail.plan
-            .file(folder.join("private").join(format!("{player}.txt")), text);
+        if early.is_none() {
+            mail.plan
+                .file(private_dir.join(format!("{player}.txt")), text);
+        }
     }
     Ok(())
 }
