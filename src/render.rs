@@ -11,6 +11,7 @@ mod filters;
 use crate::error::{Error, Result};
 use crate::games::GameId;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use tera::Tera;
@@ -171,7 +172,7 @@ pub struct PrivateContext<'a> {
     pub game: &'a GameInfo,
     pub player: PlayerInfo,
     pub public: &'a toml::Table,
-    pub private: &'a toml::Table,
+    pub private: &'a crate::games::PrivatePart,
     pub garnets: i64,
 }
 
@@ -184,17 +185,40 @@ impl PrivateContext<'_> {
         ctx
     }
 
-    /// `shared` plus one player's part: the same context as serializing a `PrivateContext`.
-    pub fn for_player(
-        shared: &tera::Context,
+    /// One player's names over `shared` (`player`, `private`, `garnets`): the same names as
+    /// serializing a `PrivateContext`, without copying the shared part (`Layered`).
+    pub fn for_player<'a>(
+        shared: &'a tera::Context,
         player: &PlayerInfo,
-        private: &toml::Table,
+        private: &'a crate::games::PrivatePart,
         garnets: i64,
-    ) -> tera::Context {
-        let mut ctx = shared.clone();
-        ctx.insert("player", player);
-        ctx.insert("private", private);
-        ctx.insert("garnets", &garnets);
+    ) -> Layered<'a> {
+        let player = serde_json::to_value(player).expect("contexts serialize");
+        Layered {
+            shared,
+            own: vec![
+                ("player", Cow::Owned(player)),
+                ("private", Cow::Borrowed(private.as_value())),
+                ("garnets", Cow::Owned(garnets.into())),
+            ],
+        }
+    }
+}
+
+/// A context in two layers: a few names of its own (a player's) over a part many contexts
+/// share (a round's `game` and `public`), which is read where it is instead of copied.
+pub struct Layered<'a> {
+    pub shared: &'a tera::Context,
+    pub own: Vec<(&'static str, Cow<'a, serde_json::Value>)>,
+}
+
+impl Layered<'_> {
+    /// The one context tera reads: a copy of the shared part with the own names added.
+    fn merged(&self) -> tera::Context {
+        let mut ctx = self.shared.clone();
+        for (name, value) in &self.own {
+            ctx.insert(*name, value.as_ref());
+        }
         ctx
     }
 }
@@ -524,20 +548,39 @@ impl Renderer {
         self.render_context(kind, &ctx)
     }
 
-    /// Renders a context built by the caller: the private reports of a round share one base
-    /// context (`game`, `public`) built once, and add each player's part to a copy.
+    /// Renders a context built by the caller.
     pub fn render_context(&self, kind: Kind, ctx: &tera::Context) -> Result<String> {
+        self.render_names(kind, ctx, &[], || Cow::Borrowed(ctx))
+    }
+
+    /// Renders a context in two layers: the private reports of a round share one base context
+    /// (`game`, `public`) built once, each adds its player's names over it.
+    pub fn render_layered(&self, kind: Kind, ctx: &Layered<'_>) -> Result<String> {
+        let own: Vec<(&str, &serde_json::Value)> =
+            ctx.own.iter().map(|(k, v)| (*k, v.as_ref())).collect();
+        self.render_names(kind, ctx.shared, &own, || Cow::Owned(ctx.merged()))
+    }
+
+    /// `own` over `shared` rendered by the faster road where it can, else by tera from the
+    /// whole context (`whole`, built only then, or in debug builds to check the faster road).
+    fn render_names<'c>(
+        &self,
+        kind: Kind,
+        shared: &tera::Context,
+        own: &[(&str, &serde_json::Value)],
+        whole: impl Fn() -> Cow<'c, tera::Context>,
+    ) -> Result<String> {
         let name = self.template_name(kind);
         let compiled = self.compiled(kind)?;
         let fast = compiled
             .fast
-            .then(|| fast::render(&compiled.tera, &name, ctx));
+            .then(|| fast::render(&compiled.tera, &name, fast::Names { ctx: shared, own }));
         if let Some(Some(text)) = &fast {
             if cfg!(debug_assertions) {
                 // every test proves the faster road against tera itself
                 let tera = compiled
                     .tera
-                    .render(&name, ctx)
+                    .render(&name, &whole())
                     .map_err(|e| error_chain(&e));
                 assert_eq!(
                     tera.as_deref(),
@@ -547,7 +590,7 @@ impl Renderer {
             }
             return Ok(tidy(text));
         }
-        let text = compiled.tera.render(&name, ctx).map_err(|e| {
+        let text = compiled.tera.render(&name, &whole()).map_err(|e| {
             let path = compiled
                 .sources
                 .get(&name)

@@ -6,7 +6,7 @@ mod private_toml;
 use crate::clock;
 use crate::context::{GameContext, Known};
 use crate::error::{Error, Result};
-use crate::games::{Game, RoundResult};
+use crate::games::{Game, PrivatePart, RoundResult};
 use crate::plan::EarlyFolder;
 use crate::player_id::PlayerId;
 use crate::render::GameInfo;
@@ -22,7 +22,7 @@ pub struct ResultFile {
     pub meta: Meta,
     pub public: toml::Table,
     #[serde(default)]
-    pub private: BTreeMap<PlayerId, toml::Table>,
+    pub private: BTreeMap<PlayerId, PrivatePart>,
     #[serde(default)]
     pub garnets: BTreeMap<PlayerId, i64>,
 }
@@ -185,7 +185,7 @@ impl ResultFile {
         }
         #[derive(Serialize)]
         struct One<'a> {
-            private: BTreeMap<&'a PlayerId, &'a toml::Table>,
+            private: BTreeMap<&'a PlayerId, &'a PrivatePart>,
         }
         #[derive(Serialize)]
         struct Tail<'a> {
@@ -205,7 +205,7 @@ impl ResultFile {
                 })
                 .expect("results serialize")
             };
-            parts.push(match private_toml::private_part(id.as_str(), table) {
+            parts.push(match private_toml::private_part(id.as_str(), table.map()) {
                 Some(text) => {
                     debug_assert_eq!(text, by_crate(), "result.toml's [private.{id}]");
                     text
@@ -286,7 +286,7 @@ impl ResultFile {
                 public: &self.public,
             },
         )?;
-        let empty = toml::Table::new();
+        let empty = PrivatePart::default();
         let view = G::private_view(&self.public);
         let shared = PrivateContext::shared(&game, &view);
         // players with their own time zone read the game's times in it: one shared part per zone
@@ -322,7 +322,7 @@ impl ResultFile {
                 self.private.get(&p.id).unwrap_or(&empty),
                 self.garnets.get(&p.id).copied().unwrap_or(0),
             );
-            let text = renderer.render_context(Kind::Private, &context)?;
+            let text = renderer.render_layered(Kind::Private, &context)?;
             if let Some(folder) = folder {
                 folder.write(&format!("{}.txt", p.id), text.as_bytes())?;
             }
@@ -412,7 +412,7 @@ mod tests {
     fn the_text_is_that_of_the_whole_document_and_reads_back() {
         let mut private = BTreeMap::new();
         for id in ["alice", "bob"] {
-            let table: toml::Table =
+            let table: PrivatePart =
                 toml::from_str("room = \"attic\"\nnotes = []\n[next]\nround = 2\n").unwrap();
             private.insert(PlayerId::parse(id).unwrap(), table);
         }

@@ -91,7 +91,7 @@ fn play(seed: u64) -> Result<u32, String> {
             ));
         }
         for (id, p) in &resolution.result.private {
-            let room = p.get("room").and_then(|r| r.as_str());
+            let room = p.map().get("room").and_then(|r| r.as_str());
             let forbidden = &before.players[id].live.forbidden;
             if let Some(room) = room
                 && forbidden
@@ -251,7 +251,7 @@ mod god_race {
                 }
             }
             for (id, private) in &resolution.result.private {
-                let mut table = private.clone();
+                let mut table = private.to_table();
                 table.remove("gave");
                 let text = toml::to_string(&table).unwrap();
                 if let Some(other) = ids
@@ -425,7 +425,7 @@ mod planar_control {
                 }
             }
             for (id, private) in &resolution.result.private {
-                let mut own = private.clone();
+                let mut own = private.to_table();
                 own.remove("voted"); // the player's own vote
                 own.remove("divination"); // the player's own divination
                 own.remove("choices"); // the players on their own plane, public anyway
@@ -749,7 +749,7 @@ mod final_ritual {
             for (id, private) in &resolution.result.private {
                 let mine = next.players[id].role.name();
                 let mut pairs = Vec::new();
-                strings(&toml::Value::Table(private.clone()), &mut pairs, "");
+                strings(&toml::Value::Table(private.to_table()), &mut pairs, "");
                 if let Some((_, r)) = pairs
                     .iter()
                     .find(|(k, v)| k == "role" && v != mine && roles.contains(&v.as_str()))
@@ -758,6 +758,7 @@ mod final_ritual {
                 }
                 // Cards of a transfer only to the players it involves.
                 for seen in private
+                    .map()
                     .get("events")
                     .and_then(|e| e.as_array())
                     .into_iter()
@@ -776,6 +777,7 @@ mod final_ritual {
             }
             for private in resolution.result.private.values() {
                 for seen in private
+                    .map()
                     .get("events")
                     .and_then(|e| e.as_array())
                     .into_iter()

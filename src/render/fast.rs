@@ -43,12 +43,29 @@ pub(super) const SPECIAL: [char; 6] = ['"', '\'', '[', ']', '~', '\\'];
 /// How deep includes may nest here (`supports` refuses deeper ones, and so a cycle).
 pub(super) const MAX_INCLUDES: usize = 16;
 
-/// Template `name` rendered with `ctx`, as `tera.render` would; `None` to let tera do it.
-pub fn render(tera: &Tera, name: &str, ctx: &Context) -> Option<String> {
+/// The names a template reads: `own` (a player's), then `ctx` (what a round's reports share).
+#[derive(Clone, Copy)]
+pub struct Names<'a> {
+    pub ctx: &'a Context,
+    pub own: &'a [(&'a str, &'a Value)],
+}
+
+impl<'a> Names<'a> {
+    fn get(&self, name: &str) -> Option<&'a Value> {
+        match self.own.iter().find(|(k, _)| *k == name) {
+            Some((_, value)) => Some(*value),
+            None => self.ctx.get(name),
+        }
+    }
+}
+
+/// Template `name` rendered with `names`, as `tera.render` would with them in one context;
+/// `None` to let tera do it.
+pub fn render(tera: &Tera, name: &str, names: Names<'_>) -> Option<String> {
     let template = tera.get_template(name).ok()?;
     let mut state = State {
         tera,
-        ctx,
+        ctx: names,
         frames: vec![Frame::new(false)],
     };
     let mut out = String::with_capacity(4096);
@@ -123,7 +140,7 @@ impl<'a> Frame<'a> {
 
 struct State<'a> {
     tera: &'a Tera,
-    ctx: &'a Context,
+    ctx: Names<'a>,
     frames: Vec<Frame<'a>>,
 }
 

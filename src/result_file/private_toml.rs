@@ -5,11 +5,12 @@
 //! per player. Debug builds (every test) check each text written here against the toml crate.
 
 use crate::doc::bare_key;
+use serde_json::{Map, Value};
 use std::fmt::Write;
 
 /// The text of `[private.<id>]` with `table`, as `toml::to_string` writes it; `None` if the
 /// table holds anything but the shapes above.
-pub fn private_part(id: &str, table: &toml::Table) -> Option<String> {
+pub fn private_part(id: &str, table: &Map<String, Value>) -> Option<String> {
     if !bare_key(id) {
         return None;
     }
@@ -21,8 +22,8 @@ pub fn private_part(id: &str, table: &toml::Table) -> Option<String> {
 /// `[header]` then the plain keys, then each sub-table as its own section after a blank line.
 /// Refuses a table with no plain keys (the toml crate leaves such a header out) and a key that
 /// would need quotes.
-fn section(out: &mut String, header: &str, table: &toml::Table) -> Option<()> {
-    let (tables, plain): (Vec<_>, Vec<_>) = table.iter().partition(|(_, v)| v.is_table());
+fn section(out: &mut String, header: &str, table: &Map<String, Value>) -> Option<()> {
+    let (tables, plain): (Vec<_>, Vec<_>) = table.iter().partition(|(_, v)| v.is_object());
     if plain.is_empty() || !table.keys().all(|k| bare_key(k)) {
         return None;
     }
@@ -35,26 +36,26 @@ fn section(out: &mut String, header: &str, table: &toml::Table) -> Option<()> {
     }
     for (key, value) in tables {
         out.push('\n');
-        section(out, &format!("{header}.{key}"), value.as_table()?)?;
+        section(out, &format!("{header}.{key}"), value.as_object()?)?;
     }
     Some(())
 }
 
 /// A value on one line: a plain string, an integer, a boolean, or a list of them.
-fn inline(out: &mut String, value: &toml::Value) -> Option<()> {
+fn inline(out: &mut String, value: &Value) -> Option<()> {
     match value {
-        toml::Value::String(s) if plain(s) => {
+        Value::String(s) if plain(s) => {
             out.push('"');
             out.push_str(s);
             out.push('"');
         }
-        toml::Value::Integer(n) => {
-            let _ = write!(out, "{n}");
+        Value::Number(n) => {
+            let _ = write!(out, "{}", n.as_i64()?);
         }
-        toml::Value::Boolean(b) => {
+        Value::Bool(b) => {
             let _ = write!(out, "{b}");
         }
-        toml::Value::Array(items) => {
+        Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
@@ -82,11 +83,12 @@ fn plain(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::PrivatePart;
 
-    fn toml_crate(id: &str, table: &toml::Table) -> String {
+    fn toml_crate(id: &str, part: &PrivatePart) -> String {
         let mut outer = toml::Table::new();
         let mut private = toml::Table::new();
-        private.insert(id.to_owned(), toml::Value::Table(table.clone()));
+        private.insert(id.to_owned(), toml::Value::try_from(part).unwrap());
         outer.insert("private".into(), toml::Value::Table(private));
         toml::to_string(&outer).unwrap()
     }
@@ -100,9 +102,9 @@ mod tests {
             "mixed = [1, \"a\", true]",
         ];
         for text in written {
-            let table: toml::Table = toml::from_str(text).unwrap();
+            let table: PrivatePart = toml::from_str(text).unwrap();
             assert_eq!(
-                private_part("p-1_x", &table).as_deref(),
+                private_part("p-1_x", table.map()).as_deref(),
                 Some(toml_crate("p-1_x", &table).as_str()),
                 "{text}"
             );
@@ -121,10 +123,10 @@ mod tests {
             "",
         ];
         for text in left {
-            let table: toml::Table = toml::from_str(text).unwrap();
-            assert_eq!(private_part("p1", &table), None, "{text}");
+            let table: PrivatePart = toml::from_str(text).unwrap();
+            assert_eq!(private_part("p1", table.map()), None, "{text}");
         }
-        let table: toml::Table = toml::from_str("a = 1").unwrap();
-        assert_eq!(private_part("needs quotes", &table), None);
+        let table: PrivatePart = toml::from_str("a = 1").unwrap();
+        assert_eq!(private_part("needs quotes", table.map()), None);
     }
 }

@@ -7,7 +7,7 @@ use super::cards::{Cards, Goal, Oracle, Resource, Role, Targets};
 use super::log::{Seen, Turn};
 use super::state::{Dedicate, Orders, State, WinBy};
 use super::turn::Table;
-use crate::games::{Detail, Resolution, RoundResult, to_table};
+use crate::games::{Detail, PrivatePart, Resolution, RoundResult, to_table};
 use crate::player_id::PlayerId;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -115,7 +115,7 @@ pub fn opening(state: &State) -> RoundResult {
         .map(|id| {
             (
                 id.clone(),
-                to_table(&private_of(state, None, id, Vec::new(), false)),
+                PrivatePart::of(&private_of(state, None, id, Vec::new(), false)),
             )
         })
         .collect();
@@ -155,7 +155,7 @@ pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
                 events,
                 defaulted,
             );
-            private.insert(id.clone(), to_table(&note));
+            private.insert(id.clone(), PrivatePart::of(&note));
         }
     }
     for p in next.players.values_mut() {

@@ -7,7 +7,7 @@ use super::race::{self, Move, Track};
 use super::standings::{Standings, finish};
 use super::state::{CANDLE_PRICE, CandlePlan, Gift, Live, Orbs, Placement, State};
 use crate::doc::Choice;
-use crate::games::{Resolution, RoundResult, to_table};
+use crate::games::{PrivatePart, Resolution, RoundResult, to_table};
 use crate::player_id::PlayerId;
 use crate::rng::{self, GameRng};
 use rand::RngExt;
@@ -147,7 +147,7 @@ pub fn opening(state: &State) -> RoundResult {
                     .filter(|g| *g != p.meadow)
                     .collect(),
             };
-            (id.clone(), to_table(&welcome))
+            (id.clone(), PrivatePart::of(&welcome))
         })
         .collect();
     RoundResult::without_garnets(&public, private)
@@ -358,7 +358,7 @@ fn private_reports(
     notes: Vec<Private>,
     garnets: &BTreeMap<PlayerId, i64>,
     last: Option<&Final>,
-) -> BTreeMap<PlayerId, toml::Table> {
+) -> BTreeMap<PlayerId, PrivatePart> {
     next.players
         .iter()
         .zip(notes)
@@ -382,7 +382,7 @@ fn private_reports(
                 note.winner = f.winners.contains(id);
                 note.elimination = f.elimination.contains(id);
             }
-            (id.clone(), to_table(&note))
+            (id.clone(), PrivatePart::of(&note))
         })
         .collect()
 }

@@ -4,7 +4,7 @@
 
 use super::state::{Alignment, Live, Phase, Plane, State};
 use crate::doc::Choice;
-use crate::games::{Detail, Resolution, RoundResult, to_table};
+use crate::games::{Detail, PrivatePart, Resolution, RoundResult};
 use crate::player_id::PlayerId;
 use crate::rng;
 use rand::seq::IndexedRandom;
@@ -118,7 +118,12 @@ pub fn opening(state: &State) -> RoundResult {
     let private = state
         .players
         .keys()
-        .map(|id| (id.clone(), to_table(&private_of(state, state, id, None))))
+        .map(|id| {
+            (
+                id.clone(),
+                PrivatePart::of(&private_of(state, state, id, None)),
+            )
+        })
         .collect();
     RoundResult::without_garnets(&opening_public(state), private)
 }
@@ -310,7 +315,7 @@ fn finish_round(
                 .clone()
                 .map(|pair| divination(state, pair));
         }
-        private.insert(id.clone(), to_table(&note));
+        private.insert(id.clone(), PrivatePart::of(&note));
     }
     for p in next.players.values_mut() {
         p.live = Live::default();

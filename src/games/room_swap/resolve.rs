@@ -5,7 +5,7 @@ use super::receive::token_candidates;
 use super::rooms::{FIVE_PLAYER_TABLE, Room, SIX_PLAYER_TABLE, scoring_rooms};
 use super::state::{Live, MainEnd, Phase, State};
 use crate::doc::Choice;
-use crate::games::{Detail, Resolution, RoundResult, to_table};
+use crate::games::{Detail, PrivatePart, Resolution, RoundResult};
 use crate::player_id::PlayerId;
 use crate::rng;
 use rand::seq::IndexedRandom;
@@ -139,7 +139,7 @@ pub fn opening(state: &State) -> RoundResult {
                 block_used: p.block_used,
                 next: next_private(state, id, None),
             };
-            (id.clone(), to_table(&report))
+            (id.clone(), PrivatePart::of(&report))
         })
         .collect();
     RoundResult::without_garnets(&public, private)
@@ -304,7 +304,7 @@ fn private_reports(
     next: &State,
     final_rooms: &FinalRooms,
     garnets: &BTreeMap<PlayerId, i64>,
-) -> BTreeMap<PlayerId, toml::Table> {
+) -> BTreeMap<PlayerId, PrivatePart> {
     state
         .players
         .keys()
@@ -324,7 +324,7 @@ fn private_reports(
                 block_used: next.players[id].block_used,
                 next: next_private(next, id, room),
             };
-            (id.clone(), to_table(&report))
+            (id.clone(), PrivatePart::of(&report))
         })
         .collect()
 }

@@ -137,7 +137,7 @@ impl Game for TribalCouncil {
                     immune: p.immune,
                     finalist: p.finalist,
                 };
-                (id.clone(), crate::games::to_table(&mine))
+                (id.clone(), crate::games::PrivatePart::of(&mine))
             })
             .collect();
         let opening = Opening {

@@ -4,7 +4,7 @@
 //! deadlock settled by rocks or countback.
 
 use super::state::{Missing, Mode, Reveal, Stage, State};
-use crate::games::{Resolution, RoundResult, to_table};
+use crate::games::{PrivatePart, Resolution, RoundResult};
 use crate::player_id::PlayerId;
 use crate::rng;
 use rand::seq::{IndexedRandom, SliceRandom};
@@ -375,7 +375,7 @@ fn private_reports(
     state: &State,
     next: &State,
     public: &Public,
-) -> BTreeMap<PlayerId, toml::Table> {
+) -> BTreeMap<PlayerId, PrivatePart> {
     let (voters, voters_next) = (state.voters(), next.voters());
     state
         .players
@@ -406,7 +406,7 @@ fn private_reports(
                 immune: p.immune,
                 votes_next: voters_next.contains(id),
             };
-            (id.clone(), to_table(&private))
+            (id.clone(), PrivatePart::of(&private))
         })
         .collect()
 }

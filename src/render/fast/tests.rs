@@ -1,9 +1,9 @@
 //! `fast` against tera itself, construct by construct: every case renders the same text both
 //! ways, fails both ways, or is one `fast` leaves to tera on purpose.
 
-use super::{render, supports};
+use super::{Names, render, supports};
 use serde_json::json;
-use tera::{Context, Tera};
+use tera::{Context, Tera, Value};
 
 #[derive(Debug, PartialEq)]
 enum Expect {
@@ -159,12 +159,35 @@ fn every_construct_renders_as_tera_renders_it_or_is_left_to_tera() {
     }
     tera.add_raw_templates(templates).unwrap();
     let ctx = context();
+    // The same names in two layers: some of them own, over a shared part in which the own
+    // names stand for something else (the own ones must win).
+    let own_names = ["n", "list", "rows", "byname", "s"];
+    let own_values: Vec<(&str, Value)> = own_names
+        .iter()
+        .map(|k| (*k, ctx.get(k).unwrap().clone()))
+        .collect();
+    let own: Vec<(&str, &Value)> = own_values.iter().map(|(k, v)| (*k, v)).collect();
+    let mut shared = ctx.clone();
+    for k in own_names {
+        shared.insert(k, "shadowed");
+    }
     for (i, (text, expect)) in CASES.iter().enumerate() {
         let name = format!("t{i}");
         let slow = tera.render(&name, &ctx);
+        let whole = Names {
+            ctx: &ctx,
+            own: &[],
+        };
         let fast = supports(&tera, &name)
-            .then(|| render(&tera, &name, &ctx))
+            .then(|| render(&tera, &name, whole))
             .flatten();
+        let layered = Names {
+            ctx: &shared,
+            own: &own,
+        };
+        if supports(&tera, &name) {
+            assert_eq!(render(&tera, &name, layered), fast, "{text} in two layers");
+        }
         let found = match (&slow, &fast) {
             (Ok(t), Some(f)) => {
                 assert_eq!(f, t, "{text}");
