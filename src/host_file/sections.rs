@@ -35,8 +35,16 @@ pub fn read<T: DeserializeOwned>(
         .iter()
         .filter_map(|p| two_keys(p).map(|(a, _)| a))
         .collect();
-    for (i, piece) in pieces.iter().enumerate() {
-        let table: toml::Table = toml::from_str(piece).ok()?;
+    // Each piece is parsed alone, so they are parsed on every core (each is `PIECE` bytes or
+    // more, much more work than handing it to a thread); they are joined in order.
+    let tables: Vec<toml::Table> = {
+        use rayon::prelude::*;
+        pieces
+            .par_iter()
+            .map(|piece| toml::from_str(piece).ok())
+            .collect::<Option<_>>()?
+    };
+    for (i, table) in tables.into_iter().enumerate() {
         if i == 0 {
             if table.keys().any(|k| opened.contains(k.as_str())) {
                 return None;
