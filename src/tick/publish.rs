@@ -100,7 +100,12 @@ pub(super) fn publish<G: Game>(
         mail.queue_chat(crate::mail::chat::PUBLIC, &announcement)?;
     }
     // Each report moves into the plan (one copy in memory) unless it is written already, after
-    // its message is formatted.
+    // its message is formatted. A new private/ not written early (an opening whose folder is
+    // new too) is planned as a folder after result.toml, so that the commit writes it whole
+    // under a temp name and renames it into place once.
+    if early.is_none() {
+        mail.plan.dir(private_dir.clone());
+    }
     let mailing = ctx.config.mail.transport.queues();
     for (player, text) in reports.private {
         if mailing || crate::mail::chat::by_chat(&ctx.config, &player) {
