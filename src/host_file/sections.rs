@@ -35,8 +35,8 @@ pub fn read<T: DeserializeOwned>(
         .iter()
         .filter_map(|p| two_keys(p).map(|(a, _)| a))
         .collect();
-    // Each piece is parsed alone, so they are parsed on every core (each is `PIECE` bytes or
-    // more, much more work than handing it to a thread); they are joined in order.
+    // Each piece is parsed alone, so they are parsed on every core (all but the first are
+    // `PIECE` bytes or more, much more work than handing one to a thread); joined in order.
     let tables: Vec<toml::Table> = {
         use rayon::prelude::*;
         pieces
