@@ -19,7 +19,7 @@ pub struct Plan {
     /// file (`for_tick`).
     stage_new_folders: bool,
     /// Whether a new folder's files may be written before `commit` (`early_folder`): a tick's
-    /// plan, unless it is a dry run.
+    /// plan (which stages new folders), unless it is a dry run.
     early: bool,
     /// Files of `.cache/` (`cache_file`): written after everything else, best effort.
     cache: Vec<(PathBuf, Vec<u8>)>,
@@ -69,7 +69,7 @@ impl Plan {
     /// then plans its files as usual.
     pub fn early_folder(&mut self, path: PathBuf) -> Result<Option<EarlyFolder>> {
         let parent = match path.parent() {
-            Some(parent) if self.early && self.stage_new_folders => parent,
+            Some(parent) if self.early => parent,
             _ => return Ok(None),
         };
         if self.exists(&path) || !parent.is_dir() || self.steps.iter().any(|s| s.is_in(&path)) {

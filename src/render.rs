@@ -315,9 +315,7 @@ impl Renderer {
     /// Renders a context in two layers: the private reports of a round share one base context
     /// (`game`, `public`) built once, each adds its player's names over it.
     pub fn render_layered(&self, kind: Kind, ctx: &Layered<'_>) -> Result<String> {
-        let own: Vec<(&str, &serde_json::Value)> =
-            ctx.own.iter().map(|(k, v)| (*k, v.as_ref())).collect();
-        self.render_names(kind, ctx.shared, &own, || Cow::Owned(ctx.merged()))
+        self.render_names(kind, ctx.shared, &ctx.own, || Cow::Owned(ctx.merged()))
     }
 
     /// `own` over `shared` rendered by the faster road where it can, else by tera from the
@@ -326,7 +324,7 @@ impl Renderer {
         &self,
         kind: Kind,
         shared: &tera::Context,
-        own: &[(&str, &serde_json::Value)],
+        own: &[(&'static str, Cow<'_, serde_json::Value>)],
         whole: impl Fn() -> Cow<'c, tera::Context>,
     ) -> Result<String> {
         let name = self.template_name(kind);

@@ -47,13 +47,13 @@ pub(super) const MAX_INCLUDES: usize = 16;
 #[derive(Clone, Copy)]
 pub struct Names<'a> {
     pub ctx: &'a Context,
-    pub own: &'a [(&'a str, &'a Value)],
+    pub own: &'a [(&'static str, Cow<'a, Value>)],
 }
 
 impl<'a> Names<'a> {
     fn get(&self, name: &str) -> Option<&'a Value> {
         match self.own.iter().find(|(k, _)| *k == name) {
-            Some((_, value)) => Some(*value),
+            Some((_, value)) => Some(value.as_ref()),
             None => self.ctx.get(name),
         }
     }

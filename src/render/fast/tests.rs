@@ -3,6 +3,7 @@
 
 use super::{Names, render, supports};
 use serde_json::json;
+use std::borrow::Cow;
 use tera::{Context, Tera, Value};
 
 #[derive(Debug, PartialEq)]
@@ -162,11 +163,10 @@ fn every_construct_renders_as_tera_renders_it_or_is_left_to_tera() {
     // The same names in two layers: some of them own, over a shared part in which the own
     // names stand for something else (the own ones must win).
     let own_names = ["n", "list", "rows", "byname", "s"];
-    let own_values: Vec<(&str, Value)> = own_names
+    let own: Vec<(&str, Cow<Value>)> = own_names
         .iter()
-        .map(|k| (*k, ctx.get(k).unwrap().clone()))
+        .map(|k| (*k, Cow::Borrowed(ctx.get(k).unwrap())))
         .collect();
-    let own: Vec<(&str, &Value)> = own_values.iter().map(|(k, v)| (*k, v)).collect();
     let mut shared = ctx.clone();
     for k in own_names {
         shared.insert(k, "shadowed");
