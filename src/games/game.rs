@@ -2,6 +2,7 @@
 //! receiving a version and resolving a round give back, and the checks engines share.
 
 use super::GameId;
+use super::PrivatePart;
 use super::ending::Ending;
 use super::picture::{Chart, Names};
 use super::season::{FromSeason, SoFar};
@@ -315,70 +316,6 @@ pub(crate) fn leaving<'a, P>(
 /// A result struct as the table it becomes in result.toml.
 pub(crate) fn to_table<T: Serialize>(value: &T) -> toml::Table {
     toml::Table::try_from(value).expect("result structs serialize to tables")
-}
-
-/// One player's `[private.<id>]`: what the rules tell that player alone, kept as the JSON
-/// object the templates read (always an object), built once from the engine's typed struct
-/// (`of`) and written to result.toml as TOML from it. A key whose value is `None` is left out,
-/// as TOML leaves it out, so a part reads back from result.toml as it was built.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(transparent)]
-pub struct PrivatePart(serde_json::Value);
-
-impl PrivatePart {
-    /// The part an engine's private struct makes.
-    pub fn of<T: Serialize>(value: &T) -> PrivatePart {
-        let mut json = serde_json::to_value(value).expect("result structs serialize");
-        assert!(json.is_object(), "a private part is a table");
-        without_nulls(&mut json);
-        let part = PrivatePart(json);
-        // every test proves the part is what the TOML table of the same struct reads as
-        debug_assert_eq!(
-            serde_json::to_value(to_table(value)).ok().as_ref(),
-            Some(&part.0),
-            "a private part as JSON and as TOML"
-        );
-        part
-    }
-
-    /// The part as the templates read it: a JSON object.
-    pub fn as_value(&self) -> &serde_json::Value {
-        &self.0
-    }
-
-    pub fn map(&self) -> &serde_json::Map<String, serde_json::Value> {
-        self.0.as_object().expect("a private part is an object")
-    }
-
-    /// The part as the table result.toml holds.
-    pub fn to_table(&self) -> toml::Table {
-        toml::Table::try_from(&self.0).expect("a private part is a table")
-    }
-}
-
-impl Default for PrivatePart {
-    fn default() -> PrivatePart {
-        PrivatePart(serde_json::Value::Object(serde_json::Map::new()))
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for PrivatePart {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<PrivatePart, D::Error> {
-        let map = serde_json::Map::deserialize(d)?;
-        Ok(PrivatePart(serde_json::Value::Object(map)))
-    }
-}
-
-/// `value` with every object key whose value is null removed, at every depth (`None` fields).
-fn without_nulls(value: &mut serde_json::Value) {
-    match value {
-        serde_json::Value::Object(map) => {
-            map.retain(|_, v| !v.is_null());
-            map.values_mut().for_each(without_nulls);
-        }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(without_nulls),
-        _ => {}
-    }
 }
 
 /// What a game's public record says, read back (each game's `archive.rs`): its ending for the

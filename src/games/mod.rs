@@ -14,6 +14,7 @@ pub mod bots;
 pub mod ending;
 mod game;
 pub mod picture;
+mod private_part;
 pub mod season;
 
 pub mod death_match_pick;
@@ -25,6 +26,7 @@ pub mod room_swap;
 pub mod tribal_council;
 
 pub use game::*;
+pub use private_part::PrivatePart;
 pub use registry::{WithGame, WithMatch};
 
 registry! {

@@ -155,7 +155,7 @@ pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
                 events,
                 defaulted,
             );
-            private.insert(id.clone(), PrivatePart::of(&note));
+            private.insert(id.clone(), PrivatePart::typed(note));
         }
     }
     for p in next.players.values_mut() {

@@ -382,7 +382,7 @@ fn private_reports(
                 note.winner = f.winners.contains(id);
                 note.elimination = f.elimination.contains(id);
             }
-            (id.clone(), PrivatePart::of(&note))
+            (id.clone(), PrivatePart::typed(note))
         })
         .collect()
 }

@@ -315,7 +315,7 @@ fn finish_round(
                 .clone()
                 .map(|pair| divination(state, pair));
         }
-        private.insert(id.clone(), PrivatePart::of(&note));
+        private.insert(id.clone(), PrivatePart::typed(note));
     }
     for p in next.players.values_mut() {
         p.live = Live::default();

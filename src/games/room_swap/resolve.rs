@@ -139,7 +139,7 @@ pub fn opening(state: &State) -> RoundResult {
                 block_used: p.block_used,
                 next: next_private(state, id, None),
             };
-            (id.clone(), PrivatePart::of(&report))
+            (id.clone(), PrivatePart::typed(report))
         })
         .collect();
     RoundResult::without_garnets(&public, private)
@@ -324,7 +324,7 @@ fn private_reports(
                 block_used: next.players[id].block_used,
                 next: next_private(next, id, room),
             };
-            (id.clone(), PrivatePart::of(&report))
+            (id.clone(), PrivatePart::typed(report))
         })
         .collect()
 }

@@ -406,7 +406,7 @@ fn private_reports(
                 immune: p.immune,
                 votes_next: voters_next.contains(id),
             };
-            (id.clone(), PrivatePart::of(&private))
+            (id.clone(), PrivatePart::typed(private))
         })
         .collect()
 }

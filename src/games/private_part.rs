@@ -1,0 +1,203 @@
+//! One player's `[private.<id>]` of a result: what the rules tell that player alone.
+
+use super::to_table;
+use serde::Serialize;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+/// One player's `[private.<id>]`, as the JSON object the templates read (always an object) and
+/// result.toml is written from. An engine hands over its typed struct (`typed`), and the object
+/// is built from it the first time it is read, once, by whichever thread reads it first (in a
+/// tick, the thread that renders that player's report): resolving a round builds no tree of
+/// maps per player, and the simulator, which renders nothing, never builds one. A key whose
+/// value is `None` is left out, as TOML leaves it out, so a part reads back from result.toml as
+/// it was built.
+#[derive(Clone)]
+pub struct PrivatePart {
+    typed: Option<Arc<dyn Typed>>,
+    json: OnceLock<serde_json::Value>,
+}
+
+/// An engine's private struct, kept until its part is first read.
+trait Typed: Send + Sync {
+    fn json(&self) -> serde_json::Value;
+}
+
+impl<T: Serialize + Send + Sync> Typed for T {
+    fn json(&self) -> serde_json::Value {
+        json_of(self)
+    }
+}
+
+impl PrivatePart {
+    /// The part an engine's private struct makes, built when first read.
+    pub fn typed<T: Serialize + Send + Sync + 'static>(value: T) -> PrivatePart {
+        PrivatePart {
+            typed: Some(Arc::new(value)),
+            json: OnceLock::new(),
+        }
+    }
+
+    /// The part a borrowed struct makes, built now (set-up's and small games' parts).
+    pub fn of<T: Serialize>(value: &T) -> PrivatePart {
+        PrivatePart::built(json_of(value))
+    }
+
+    fn built(json: serde_json::Value) -> PrivatePart {
+        PrivatePart {
+            typed: None,
+            json: OnceLock::from(json),
+        }
+    }
+
+    /// The part as the templates read it: a JSON object.
+    pub fn as_value(&self) -> &serde_json::Value {
+        self.json.get_or_init(|| {
+            self.typed
+                .as_ref()
+                .expect("a part is built or typed")
+                .json()
+        })
+    }
+
+    pub fn map(&self) -> &serde_json::Map<String, serde_json::Value> {
+        self.as_value()
+            .as_object()
+            .expect("a private part is an object")
+    }
+
+    /// The part as the table result.toml holds.
+    pub fn to_table(&self) -> toml::Table {
+        toml::Table::try_from(self.as_value()).expect("a private part is a table")
+    }
+}
+
+/// The JSON object of a private struct, without its null keys.
+fn json_of<T: Serialize>(value: &T) -> serde_json::Value {
+    let mut json = serde_json::to_value(value).expect("result structs serialize");
+    assert!(json.is_object(), "a private part is a table");
+    without_nulls(&mut json);
+    // every test proves the part is what the TOML table of the same struct reads as
+    debug_assert_eq!(
+        serde_json::to_value(to_table(value)).ok().as_ref(),
+        Some(&json),
+        "a private part as JSON and as TOML"
+    );
+    json
+}
+
+impl Default for PrivatePart {
+    fn default() -> PrivatePart {
+        PrivatePart::built(serde_json::Value::Object(serde_json::Map::new()))
+    }
+}
+
+impl PartialEq for PrivatePart {
+    fn eq(&self, other: &PrivatePart) -> bool {
+        self.as_value() == other.as_value()
+    }
+}
+
+impl fmt::Debug for PrivatePart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.as_value().fmt(f)
+    }
+}
+
+impl Serialize for PrivatePart {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.as_value().serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for PrivatePart {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<PrivatePart, D::Error> {
+        let map = serde_json::Map::deserialize(d)?;
+        Ok(PrivatePart::built(serde_json::Value::Object(map)))
+    }
+}
+
+/// `value` with every object key whose value is null removed, at every depth (`None` fields).
+fn without_nulls(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            map.retain(|_, v| !v.is_null());
+            map.values_mut().for_each(without_nulls);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(without_nulls),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Serialize)]
+    struct Note {
+        hand: Vec<&'static str>,
+        score: Option<u32>,
+        inner: Inner,
+    }
+
+    #[derive(Serialize)]
+    struct Inner {
+        gone: Option<bool>,
+        kept: u8,
+    }
+
+    fn note() -> Note {
+        Note {
+            hand: vec!["red", "blue"],
+            score: None,
+            inner: Inner {
+                gone: None,
+                kept: 3,
+            },
+        }
+    }
+
+    #[test]
+    fn a_typed_part_reads_as_the_built_one_without_its_nones() {
+        let typed = PrivatePart::typed(note());
+        let built = PrivatePart::of(&note());
+        assert_eq!(
+            typed.as_value(),
+            &serde_json::json!({"hand": ["red", "blue"], "inner": {"kept": 3}})
+        );
+        assert_eq!(typed, built);
+        assert_eq!(typed.to_table(), to_table(&note()));
+    }
+
+    #[test]
+    fn a_typed_part_is_built_once_whoever_reads_it_first() {
+        let part = PrivatePart::typed(note());
+        let copy = part.clone();
+        let first: *const serde_json::Value = part.as_value();
+        assert!(std::ptr::eq(first, part.as_value()), "built once");
+        // a copy made before the first read builds its own, equal object
+        assert_eq!(copy.as_value(), part.as_value());
+        let read = std::thread::scope(|s| {
+            let threads: Vec<_> = (0..4)
+                .map(|_| s.spawn(|| copy.as_value() as *const serde_json::Value as usize))
+                .collect();
+            threads
+                .into_iter()
+                .map(|t| t.join().unwrap())
+                .collect::<Vec<_>>()
+        });
+        assert!(
+            read.windows(2).all(|w| w[0] == w[1]),
+            "one object for all threads"
+        );
+    }
+
+    #[test]
+    fn a_part_read_back_from_toml_is_the_table_it_was_written_from() {
+        let part: PrivatePart = toml::from_str("hand = [\"red\"]\nscore = 4\n").unwrap();
+        assert_eq!(
+            part.as_value(),
+            &serde_json::json!({"hand": ["red"], "score": 4})
+        );
+    }
+}
