@@ -135,7 +135,8 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
         publish::<G>(&mut mail, &renderer, &result, true, opts.now)?;
     }
     // Taken before anything is read: a file changed while this tick runs makes the next one full.
-    let idle_key = (!opts.dry_run)
+    // A tick that resolves whatever it receives writes, so is never idle: it takes none.
+    let idle_key = (!opts.dry_run && !resolves_whatever_arrives::<G>(ctx, opts, &file.game))
         .then(|| crate::tick_cache::key(ctx.dir.root(), report.round))
         .flatten();
     let mut seen = crate::tick_cache::Seen::load(ctx.dir.root(), report.round);
@@ -202,6 +203,25 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
         );
     }
     Ok(report)
+}
+
+/// Whether the round resolves in this tick whatever arrives: forced, or its deadline (and grace)
+/// passed while not paused. Receiving can only make a round more due (an early close), never
+/// less.
+fn resolves_whatever_arrives<G: Game>(
+    ctx: &GameContext,
+    opts: &TickOptions,
+    game: &G::State,
+) -> bool {
+    if G::is_over(game) {
+        return false;
+    }
+    let index = G::rounds_played(game);
+    let paused = ctx.paused(index).is_some();
+    matches!(
+        resolve::due(ctx, opts, ctx.deadline(index), false, paused),
+        Due::Now { .. }
+    )
 }
 
 /// Queues the host's digest after this tick (`digest`), and sends it at once.
