@@ -134,11 +134,7 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
         let mut mail = Mailer::new(ctx, &mut plan, &mut report, None);
         publish::<G>(&mut mail, &renderer, &result, true, opts.now)?;
     }
-    // Taken before anything is read: a file changed while this tick runs makes the next one full.
-    // A tick that resolves whatever it receives writes, so is never idle: it takes none.
-    let idle_key = (!opts.dry_run && !resolves_whatever_arrives::<G>(ctx, opts, &file.game))
-        .then(|| crate::tick_cache::key(ctx.dir.root(), report.round))
-        .flatten();
+    let idle_key = idle_key::<G>(ctx, opts, &file.game);
     let mut seen = crate::tick_cache::Seen::load(ctx.dir.root(), report.round);
     if !report.over {
         play_round::<G>(
@@ -203,6 +199,16 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
         );
     }
     Ok(report)
+}
+
+/// The key of this tick's inputs for its idle stamp (`tick_cache`), taken before anything is
+/// read, so that a file changed while the tick runs makes the next one full; none for a dry run,
+/// or for a tick that resolves whatever arrives (it writes, so is never idle).
+fn idle_key<G: Game>(ctx: &GameContext, opts: &TickOptions, game: &G::State) -> Option<String> {
+    if opts.dry_run || resolves_whatever_arrives::<G>(ctx, opts, game) {
+        return None;
+    }
+    crate::tick_cache::key(ctx.dir.root(), G::round(game))
 }
 
 /// Whether the round resolves in this tick whatever arrives: forced, or its deadline (and grace)
