@@ -177,9 +177,11 @@ mod tests {
         assert!(std::ptr::eq(first, part.as_value()), "built once");
         // a copy made before the first read builds its own, equal object
         assert_eq!(copy.as_value(), part.as_value());
+        // threads reading a part nobody has read yet all get the one object one of them built
+        let fresh = PrivatePart::typed(note());
         let read = std::thread::scope(|s| {
             let threads: Vec<_> = (0..4)
-                .map(|_| s.spawn(|| copy.as_value() as *const serde_json::Value as usize))
+                .map(|_| s.spawn(|| fresh.as_value() as *const serde_json::Value as usize))
                 .collect();
             threads
                 .into_iter()
