@@ -24,8 +24,18 @@ trait Typed: Send + Sync {
 }
 
 impl<T: Serialize + Send + Sync> Typed for T {
+    /// The struct's JSON object, without its null keys.
     fn json(&self) -> serde_json::Value {
-        json_of(self)
+        let mut json = serde_json::to_value(self).expect("result structs serialize");
+        assert!(json.is_object(), "a private part is a table");
+        without_nulls(&mut json);
+        // every test proves the part is what the TOML table of the same struct reads as
+        debug_assert_eq!(
+            serde_json::to_value(to_table(self)).ok().as_ref(),
+            Some(&json),
+            "a private part as JSON and as TOML"
+        );
+        json
     }
 }
 
@@ -36,11 +46,6 @@ impl PrivatePart {
             typed: Some(Arc::new(value)),
             json: OnceLock::new(),
         }
-    }
-
-    /// The part a borrowed struct makes, built now (set-up's and small games' parts).
-    pub fn of<T: Serialize>(value: &T) -> PrivatePart {
-        PrivatePart::built(json_of(value))
     }
 
     fn built(json: serde_json::Value) -> PrivatePart {
@@ -70,20 +75,6 @@ impl PrivatePart {
     pub fn to_table(&self) -> toml::Table {
         toml::Table::try_from(self.as_value()).expect("a private part is a table")
     }
-}
-
-/// The JSON object of a private struct, without its null keys.
-fn json_of<T: Serialize>(value: &T) -> serde_json::Value {
-    let mut json = serde_json::to_value(value).expect("result structs serialize");
-    assert!(json.is_object(), "a private part is a table");
-    without_nulls(&mut json);
-    // every test proves the part is what the TOML table of the same struct reads as
-    debug_assert_eq!(
-        serde_json::to_value(to_table(value)).ok().as_ref(),
-        Some(&json),
-        "a private part as JSON and as TOML"
-    );
-    json
 }
 
 impl Default for PrivatePart {
@@ -158,15 +149,13 @@ mod tests {
     }
 
     #[test]
-    fn a_typed_part_reads_as_the_built_one_without_its_nones() {
-        let typed = PrivatePart::typed(note());
-        let built = PrivatePart::of(&note());
+    fn a_part_reads_as_its_struct_without_the_nones() {
+        let part = PrivatePart::typed(note());
         assert_eq!(
-            typed.as_value(),
+            part.as_value(),
             &serde_json::json!({"hand": ["red", "blue"], "inner": {"kept": 3}})
         );
-        assert_eq!(typed, built);
-        assert_eq!(typed.to_table(), to_table(&note()));
+        assert_eq!(part.to_table(), to_table(&note()));
     }
 
     #[test]

@@ -316,7 +316,7 @@ impl Game for DeathMatchPick {
                 };
                 let mut t = toml::Table::new();
                 t.insert("role".into(), role.into());
-                (id.clone(), crate::games::PrivatePart::of(&t))
+                (id.clone(), crate::games::PrivatePart::typed(t))
             })
             .collect();
         Some(RoundResult::without_garnets(
@@ -402,7 +402,7 @@ impl Game for DeathMatchPick {
                 } else {
                     t.insert("role".into(), "safe".into());
                 }
-                (id.clone(), crate::games::PrivatePart::of(&t))
+                (id.clone(), crate::games::PrivatePart::typed(t))
             })
             .collect();
         let result = RoundResult::without_garnets(

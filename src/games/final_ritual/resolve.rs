@@ -115,7 +115,7 @@ pub fn opening(state: &State) -> RoundResult {
         .map(|id| {
             (
                 id.clone(),
-                PrivatePart::of(&private_of(state, None, id, Vec::new(), false)),
+                PrivatePart::typed(private_of(state, None, id, Vec::new(), false)),
             )
         })
         .collect();

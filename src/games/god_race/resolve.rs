@@ -147,7 +147,7 @@ pub fn opening(state: &State) -> RoundResult {
                     .filter(|g| *g != p.meadow)
                     .collect(),
             };
-            (id.clone(), PrivatePart::of(&welcome))
+            (id.clone(), PrivatePart::typed(welcome))
         })
         .collect();
     RoundResult::without_garnets(&public, private)

@@ -275,7 +275,7 @@ impl Game for MeadowAssignment {
                     "player"
                 };
                 t.insert("role".into(), role.into());
-                (id.clone(), crate::games::PrivatePart::of(&t))
+                (id.clone(), crate::games::PrivatePart::typed(t))
             })
             .collect();
         Some(RoundResult::without_garnets(
@@ -348,7 +348,7 @@ impl Game for MeadowAssignment {
             .map(|id| {
                 let mut t = toml::Table::new();
                 t.insert("meadow".into(), settled[id].meadow.name().into());
-                (id.clone(), crate::games::PrivatePart::of(&t))
+                (id.clone(), crate::games::PrivatePart::typed(t))
             })
             .collect();
         let result = RoundResult::without_garnets(

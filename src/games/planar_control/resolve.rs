@@ -121,7 +121,7 @@ pub fn opening(state: &State) -> RoundResult {
         .map(|id| {
             (
                 id.clone(),
-                PrivatePart::of(&private_of(state, state, id, None)),
+                PrivatePart::typed(private_of(state, state, id, None)),
             )
         })
         .collect();

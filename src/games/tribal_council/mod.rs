@@ -137,7 +137,7 @@ impl Game for TribalCouncil {
                     immune: p.immune,
                     finalist: p.finalist,
                 };
-                (id.clone(), crate::games::PrivatePart::of(&mine))
+                (id.clone(), crate::games::PrivatePart::typed(mine))
             })
             .collect();
         let opening = Opening {
