@@ -84,7 +84,21 @@ impl<S> StateFile<S> {
     }
 }
 
+/// state.toml as a tick writes it: its text, and its memo (`StateFile::memo`).
+#[derive(Debug)]
+pub struct StateText {
+    pub text: String,
+    pub memo: Option<Vec<u8>>,
+}
+
 impl<S: Serialize> StateFile<S> {
+    /// This file's text and memo.
+    pub fn to_text(&self) -> StateText {
+        let text = toml::to_string(self).expect("state serializes");
+        let memo = self.memo(&text);
+        StateText { text, memo }
+    }
+
     /// The memo of `text`, this file as written (`host_file::memo`): the game's part and the
     /// tick's own keys, as `load_state` reads them back; `None` for a small file.
     pub fn memo(&self, text: &str) -> Option<Vec<u8>> {

@@ -185,8 +185,9 @@ impl GameDir {
     /// Removes the temp files a killed run left behind (named `.adjudicate-*`, never renamed into
     /// place) from the folders a tick or `ingest` writes into: the root, `outbox/`, and the given
     /// rounds' folders. Call it only under the lock: another run's temp files are live. Returns
-    /// how many were removed.
-    pub fn sweep_temp(&self, rounds: &[u32]) -> Result<usize> {
+    /// how many were removed. `parallel`: the folders are listed on every core (a big game's
+    /// hold a file per player each).
+    pub fn sweep_temp(&self, rounds: &[u32], parallel: bool) -> Result<usize> {
         let mut folders = vec![self.root.clone(), self.outbox()];
         // a chat player's files to paste (`mail::chat`)
         if let Ok(chats) = fs::read_dir(self.chat_outbox()) {
@@ -204,7 +205,15 @@ impl GameDir {
             folders.push(opening.join("private"));
             folders.push(opening);
         }
-        sweep_temp_in(&folders)
+        if parallel {
+            use rayon::prelude::*;
+            folders
+                .par_iter()
+                .map(|f| sweep_temp_in(std::slice::from_ref(f)))
+                .sum()
+        } else {
+            sweep_temp_in(&folders)
+        }
     }
 
     /// Takes the exclusive lock, or fails at once with `Error::Locked` if another run holds it.
@@ -485,7 +494,7 @@ mod tests {
             fs::create_dir_all(path.parent().unwrap()).unwrap();
             fs::write(path, "x").unwrap();
         }
-        assert_eq!(dir.sweep_temp(&[0, 1]).unwrap(), swept.len());
+        assert_eq!(dir.sweep_temp(&[0, 1], false).unwrap(), swept.len());
         assert!(keep.iter().all(|p| p.exists()));
         assert!(swept.iter().all(|p| !p.exists()));
     }

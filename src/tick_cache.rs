@@ -74,6 +74,16 @@ impl Stat {
     }
 }
 
+/// What `Seen::probe` found of one file.
+#[derive(Debug)]
+pub struct Probe {
+    pub sha256: String,
+    /// The file's bytes, when it had to read them.
+    pub bytes: Option<Vec<u8>>,
+    /// The metadata to remember the hash by; `None`: changed while read, or too recently.
+    keep: Option<Stat>,
+}
+
 /// The hashes of one round's submission files, by file name.
 #[derive(Debug, Default)]
 pub struct Seen {
@@ -119,23 +129,34 @@ impl Seen {
     }
 
     /// The sha256 of the file at `path` (named `name` in its folder): from the cache when its
-    /// metadata match, else read and hashed. Returns the bytes when it had to read them.
-    pub fn hash(&mut self, name: &str, path: &Path) -> std::io::Result<(String, Option<Vec<u8>>)> {
+    /// metadata match, else read and hashed (with the bytes it had to read). Takes `&self`, so
+    /// that a big round's files are looked at on every core; `keep` records what it saw.
+    pub fn probe(&self, name: &str, path: &Path) -> std::io::Result<Probe> {
         let stat = fs::metadata(path).map(|m| Stat::of(&m))?;
         if let Some((known, sha)) = self.known.get(name)
             && *known == stat
         {
-            self.now.push((name.to_owned(), stat, sha.clone()));
-            return Ok((sha.clone(), None));
+            return Ok(Probe {
+                sha256: sha.clone(),
+                bytes: None,
+                keep: Some(stat),
+            });
         }
         let bytes = fs::read(path)?;
         // metadata again after the read: a file written meanwhile is not cached as this content
         let after = fs::metadata(path).map(|m| Stat::of(&m))?;
-        let sha = sha256_hex(&bytes);
-        if after == stat && !stat.racy() {
-            self.now.push((name.to_owned(), stat, sha.clone()));
+        Ok(Probe {
+            sha256: sha256_hex(&bytes),
+            bytes: Some(bytes),
+            keep: (after == stat && !stat.racy()).then_some(stat),
+        })
+    }
+
+    /// Records what `probe` saw of the file `name`, for `save`.
+    pub fn keep(&mut self, name: &str, probe: &Probe) {
+        if let Some(stat) = probe.keep {
+            self.now.push((name.to_owned(), stat, probe.sha256.clone()));
         }
-        Ok((sha, Some(bytes)))
     }
 
     /// Writes what this tick saw, if it differs from what was loaded. Errors are ignored: the

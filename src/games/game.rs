@@ -369,7 +369,9 @@ pub trait Game: Archive {
     /// `ingest` tells a submission from prose around it.
     const KEYS: &'static [&'static str];
     /// Everything the rules need between ticks, hidden information included (state.toml).
-    type State: Serialize + DeserializeOwned + Clone + PartialEq + Debug;
+    /// `Send + Sync`: a big round's state.toml is written out on a thread of its own while its
+    /// reports render.
+    type State: Serialize + DeserializeOwned + Clone + PartialEq + Debug + Send + Sync;
 
     fn setup(setup: &Setup<'_>) -> Result<Self::State, SetupError>;
 

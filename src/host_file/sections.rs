@@ -1,9 +1,11 @@
 //! A large host file (a 10,000-player state.toml is 3.75 MB) read section by section: the toml
 //! crate holds a token for every piece of the text and a spanned tree built from them, some 27
 //! times the file at once, and that was the whole peak memory of a big tick. Here the text is
-//! cut before its first `[a.b…]` header and then into pieces of about `PIECE` bytes at headers
-//! that open a new `[players.<id>]` (or any other `[a.b]` whose first two keys change); each
-//! piece is parsed alone into plain tables, and the pieces are joined.
+//! cut before its first `[a.b…]` or `[[a]]` header and then into pieces of about `PIECE` bytes
+//! at headers that open a new `[players.<id>]` (or any other `[a.b]` whose first two keys
+//! change) or a new element of an array of tables (game.toml's `[[players]]`, receipts.toml's
+//! `[[receipt]]`); each piece is parsed alone into plain tables, and the pieces are joined: the
+//! tables' keys put together, the arrays' elements one after another.
 //!
 //! This is only a faster road to the same value: `read` gives `None` whenever the pieces could
 //! mean anything other than the whole file (a piece that does not parse alone, a key that two
@@ -28,12 +30,13 @@ pub fn read<T: DeserializeOwned>(
         return None; // no `[a.b…]` sections: one piece is the whole parse
     }
     let mut root = toml::Table::new();
-    // The top-level tables the cuts' headers open (`players`): only those may be joined, and
-    // only if the first piece does not have them: it holds no `[a.b…]` header, so a table of
-    // that name there is inline, dotted or `[a]` itself, which the whole parse decides.
+    // The top-level tables and arrays of tables the cuts' headers open (`players`): only those
+    // may be joined, and only if the first piece does not have them: it holds no `[a.b…]` or
+    // `[[a]]` header, so a value of that name there is inline, dotted or `[a]` itself, which
+    // the whole parse decides.
     let opened: BTreeSet<&str> = pieces[1..]
         .iter()
-        .filter_map(|p| two_keys(p).map(|(a, _)| a))
+        .filter_map(|p| header(p).map(|h| h.top()))
         .collect();
     // Each piece is parsed alone, so they are parsed on every core (all but the first are
     // `PIECE` bytes or more, much more work than handing one to a thread); joined in order.
@@ -67,6 +70,13 @@ pub fn read<T: DeserializeOwned>(
                         mine.insert(k, v);
                     }
                 }
+                // `[[a]]` elements on both sides of a cut (a piece that begins with a header
+                // cannot hold an inline array at the top)
+                (Some(toml::Value::Array(mine)), toml::Value::Array(theirs))
+                    if opened.contains(key.as_str()) =>
+                {
+                    mine.extend(theirs);
+                }
                 _ => return None,
             }
         }
@@ -94,18 +104,19 @@ pub fn read<T: DeserializeOwned>(
     (!unknown).then_some((value, counts))
 }
 
-/// The text cut before the first `[a.b…]` section header, then before each header that opens
-/// a new `[a.b…]` (its first two keys differ from the last one's) once the piece holds `PIECE`
-/// bytes. A cut inside a multi-line string or array leaves a piece that does not parse alone,
-/// which sends the caller to the whole parse.
+/// The text cut before the first `[a.b…]` or `[[a]]` header, then, once the piece holds
+/// `PIECE` bytes, before the next header that opens a new `[a.b…]` (its first two keys differ
+/// from the last header's) or a new element of an array of tables (every `[[a]]`). A cut
+/// inside a multi-line string or array leaves a piece that does not parse alone, which sends
+/// the caller to the whole parse.
 fn pieces(text: &str) -> Vec<&str> {
     let mut pieces = Vec::new();
     let mut start = 0;
-    let mut last: Option<(&str, &str)> = None;
+    let mut last: Option<Header<'_>> = None;
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
-        if let Some(head) = two_keys(line)
-            && last != Some(head)
+        if let Some(head) = header(line)
+            && (matches!(head, Header::Element(_)) || last != Some(head))
         {
             if offset > start && (last.is_none() || offset - start >= PIECE) {
                 pieces.push(&text[start..offset]);
@@ -119,16 +130,34 @@ fn pieces(text: &str) -> Vec<&str> {
     pieces
 }
 
-/// The first two bare keys of a `[a.b…]` header line.
-fn two_keys(line: &str) -> Option<(&str, &str)> {
+/// A header line a piece may begin with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Header<'t> {
+    /// `[a.b…]`: its first two bare keys.
+    Table(&'t str, &'t str),
+    /// `[[a]]`, one bare key: a new element of the array of tables `a`.
+    Element(&'t str),
+}
+
+impl<'t> Header<'t> {
+    /// The top-level key it opens.
+    fn top(self) -> &'t str {
+        match self {
+            Header::Table(a, _) | Header::Element(a) => a,
+        }
+    }
+}
+
+fn header(line: &str) -> Option<Header<'_>> {
     let inside = line.strip_prefix('[')?;
-    if inside.starts_with('[') {
-        return None; // an array of tables
+    if let Some(element) = inside.strip_prefix('[') {
+        let name = element.split("]]").next()?;
+        return bare_key(name).then_some(Header::Element(name));
     }
     let name = inside.split(']').next()?;
     let mut keys = name.split('.');
     let (a, b) = (keys.next()?, keys.next()?);
-    (bare_key(a) && bare_key(b)).then_some((a, b))
+    (bare_key(a) && bare_key(b)).then_some(Header::Table(a, b))
 }
 
 #[cfg(test)]
@@ -168,6 +197,79 @@ mod tests {
         );
         assert_eq!(counts["round"], 3);
         assert_eq!(counts["opened"], 1_796_083_200);
+    }
+
+    /// game.toml's shape: top-level keys, a table, then an array of tables.
+    fn roster(players: usize, extra: &str) -> String {
+        let mut text =
+            String::from("game = \"god-race\"\nseed = 1\n\n[mail]\ntransport = \"none\"\n");
+        for i in 0..players {
+            text.push_str(&format!(
+                "\n[[players]]\nid = \"p{i:05}\"\nmeadow = \"white\"\ngarnets = {i}\n"
+            ));
+        }
+        text.push_str(extra);
+        text
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Game {
+        game: String,
+        seed: i64,
+        mail: toml::Table,
+        players: Vec<toml::Table>,
+        #[serde(default)]
+        options: Option<toml::Table>,
+        #[serde(default)]
+        schedule: Option<Schedule>,
+    }
+
+    /// Times come through the pieces as they do through the whole parse.
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Schedule {
+        first_deadline: toml::value::Datetime,
+        deadlines: Vec<toml::value::Datetime>,
+        every: String,
+    }
+
+    #[test]
+    fn an_array_of_tables_is_cut_between_elements_and_joined_in_order() {
+        let text = roster(5000, "\n[options]\nlength = 4\n").replacen(
+            "[mail]",
+            "[schedule]\nfirst_deadline = 2026-12-01T18:00:00Z\ndeadlines = [2026-12-03T18:00:00, 2026-12-05]\nevery = \"2d\"\n\n[mail]",
+            1,
+        );
+        let cut = pieces(&text);
+        assert!(cut.len() > 3, "{} pieces", cut.len());
+        assert!(cut[0].ends_with("transport = \"none\"\n\n"));
+        assert!(cut[1..].iter().all(|p| p.starts_with("[[players]]\n")));
+        let (ours, _): (Game, _) = read(&text, &[]).unwrap();
+        let whole: Game = toml::from_str(&text).unwrap();
+        assert_eq!(ours, whole);
+        assert_eq!(ours.players.len(), 5000);
+        assert_eq!(ours.players[4999]["garnets"].as_integer(), Some(4999));
+        assert_eq!(ours.schedule.unwrap().deadlines.len(), 2);
+    }
+
+    #[test]
+    fn an_array_of_tables_the_pieces_cannot_join_goes_to_the_whole_parse() {
+        // `players` inline in the first piece: the whole parse refuses the `[[players]]` after
+        let inline = roster(5000, "").replacen("seed = 1\n", "seed = 1\nplayers = []\n", 1);
+        assert!(toml::from_str::<toml::Table>(&inline).is_err());
+        assert!(read::<Game>(&inline, &[]).is_none());
+        // a sub-table of the last element, cut from it: the piece alone says another thing
+        let sub = roster(5000, "\n[players.extra]\nx = 1\n");
+        let read_sub: Option<(toml::Table, _)> = read(&sub, &[]);
+        match read_sub {
+            None => {}
+            Some((ours, _)) => assert_eq!(ours, toml::from_str::<toml::Table>(&sub).unwrap()),
+        }
+        // `[players]` as a table after the elements: an error for the whole parse
+        let table = roster(5000, "\n[players]\nx = 1\n");
+        assert!(toml::from_str::<toml::Table>(&table).is_err());
+        assert!(read::<toml::Table>(&table, &[]).is_none());
     }
 
     #[test]

@@ -90,7 +90,7 @@ pub fn ingest(
     window: &Window,
 ) -> Result<IngestReport> {
     // What a killed run (of ingest or a tick) left half-written: under the lock, nobody else's.
-    ctx.dir.sweep_temp(&[window.round])?;
+    ctx.dir.sweep_temp(&[window.round], false)?;
     let mut items = read_source(source, now.as_second())?;
     items.sort_by_key(Item::order);
     let mut run = run::Run::new(ctx, source, now, keys, window, items.len())?;

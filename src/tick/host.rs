@@ -90,7 +90,7 @@ pub fn act<G: Game>(
     };
     let (kind, new_deadline, text) = check(ctx, &lever, index, deadline, paused, now)?;
     // what a killed run left half-written: under the lock, nobody else's
-    ctx.dir.sweep_temp(&[round])?;
+    ctx.dir.sweep_temp(&[round], false)?;
     let action = Action {
         deadline: new_deadline.map(clock::rfc3339),
         was: new_deadline.and(deadline).map(clock::rfc3339),

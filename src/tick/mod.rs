@@ -10,7 +10,7 @@
 //! receipt time and a message's Date, so a repeated or interrupted tick converges to the same bytes;
 //! a tick with nothing new plans nothing.
 
-use crate::context::{GameContext, StateFile};
+use crate::context::{GameContext, StateFile, StateText};
 use crate::error::{Error, Result};
 use crate::games::{Game, Setup};
 use crate::mail::{SendReport, Sender, send_outbox};
@@ -125,7 +125,8 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
         // A killed tick wrote only into round 0 (the opening) and the round being played; a
         // killed undo, into the round before it.
         let before = report.round.saturating_sub(1);
-        report.swept = ctx.dir.sweep_temp(&[0, before, report.round])?;
+        let big = ctx.config.players.len() >= crate::result_file::PARALLEL_FROM;
+        report.swept = ctx.dir.sweep_temp(&[0, before, report.round], big)?;
     }
     if report.set_up
         && let Some(opening) = G::opening(&file.game)
@@ -136,8 +137,9 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
     }
     let idle_key = idle_key::<G>(ctx, opts, &file.game);
     let mut seen = crate::tick_cache::Seen::load(ctx.dir.root(), report.round);
+    let mut text = None;
     if !report.over {
-        play_round::<G>(
+        text = play_round::<G>(
             ctx,
             opts,
             &renderer,
@@ -150,12 +152,18 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
     // state.toml last: everything it refers to is on disk before it; written only when the
     // state changed (so its bytes did too).
     if loaded.as_ref() != Some(&file) {
-        let text = toml::to_string(&file).expect("state serializes");
+        // made while the reports rendered, when the round resolved
+        let text = text.unwrap_or_else(|| file.to_text());
+        debug_assert_eq!(
+            text.text,
+            file.to_text().text,
+            "state.toml's text made early"
+        );
         let path = ctx.dir.state_toml();
-        if let Some(memo) = file.memo(&text) {
+        if let Some(memo) = text.memo {
             plan.cache_file(ctx.dir.memo(&path), memo);
         }
-        plan.durable_file(path, text);
+        plan.durable_file(path, text.text);
     }
     if opts.dry_run {
         report.planned = plan.entries().map(|(p, n)| (p.to_path_buf(), n)).collect();
@@ -262,7 +270,8 @@ pub fn setup<G: Game>(ctx: &GameContext) -> Result<G::State> {
     G::setup(&setup).map_err(|e| Error::invalid(ctx.dir.game_toml(), e.key, e.message))
 }
 
-/// One round's work, in its four stages: receive, answer, resolve (when due), publish.
+/// One round's work, in its four stages: receive, answer, resolve (when due), publish. Returns
+/// state.toml's text when resolving made it already (`resolve::resolve_round`).
 fn play_round<G: Game>(
     ctx: &GameContext,
     opts: &TickOptions,
@@ -271,7 +280,7 @@ fn play_round<G: Game>(
     file: &mut StateFile<G::State>,
     report: &mut TickReport,
     seen: &mut crate::tick_cache::Seen,
-) -> Result<()> {
+) -> Result<Option<StateText>> {
     let round = G::round(&file.game);
     let index = G::rounds_played(&file.game);
     let info = ctx.game_info(round, index, None);
@@ -301,7 +310,8 @@ fn play_round<G: Game>(
     match resolve::due(ctx, opts, deadline, all_valid, paused) {
         Due::Waiting { until } => {
             mail.report.until = until;
-            mail.acknowledge_all(renderer, &info, received.pending, false)
+            mail.acknowledge_all(renderer, &info, received.pending, false)?;
+            Ok(None)
         }
         Due::Now { dated } => {
             mail.acknowledge_all(renderer, &info, received.pending, true)?;

@@ -114,7 +114,7 @@ fn arrivals(
     seen: &mut crate::tick_cache::Seen,
 ) -> Result<Vec<Arrival>> {
     let ctx = mail.ctx;
-    let mut arrivals = Vec::new();
+    let mut files = Vec::new();
     for entry in ctx.dir.submission_entries(round)? {
         let (player, path) = match entry {
             crate::game_dir::SubmissionEntry::Stray { name, reason } => {
@@ -131,10 +131,25 @@ fn arrivals(
             ));
             continue;
         }
-        // Hashed only if its size, mtime or inode changed since a tick last hashed it.
-        let (sha256, bytes) = seen
-            .hash(&format!("{player}.toml"), &path)
-            .map_err(|e| Error::io(&path, e))?;
+        files.push((format!("{player}.toml"), player, path));
+    }
+    // Hashed only if its size, mtime or inode changed since a tick last hashed it; a big
+    // round's files are looked at on every core.
+    let probe = |(name, _, path): &(String, PlayerId, std::path::PathBuf)| {
+        seen.probe(name, path).map_err(|e| Error::io(path, e))
+    };
+    let probes: Vec<Result<crate::tick_cache::Probe>> =
+        if files.len() < crate::result_file::PARALLEL_FROM {
+            files.iter().map(probe).collect()
+        } else {
+            use rayon::prelude::*;
+            files.par_iter().map(probe).collect()
+        };
+    let mut arrivals = Vec::new();
+    for ((name, player, path), probe) in files.into_iter().zip(probes) {
+        let probe = probe?;
+        seen.keep(&name, &probe);
+        let crate::tick_cache::Probe { sha256, bytes, .. } = probe;
         if received
             .latest
             .get(&player)

@@ -6,7 +6,7 @@
 use super::TickOptions;
 use super::publish::publish;
 use super::queue::Mailer;
-use crate::context::{GameContext, StateFile};
+use crate::context::{GameContext, StateFile, StateText};
 use crate::error::Result;
 use crate::games::Game;
 use crate::render::Renderer;
@@ -56,12 +56,14 @@ pub(super) fn due(
 }
 
 /// Resolves the round: the result and its reports published, the next round's state in `file`.
+/// A big round's state.toml text is made on a thread of its own while the reports render, and
+/// returned (the tick writes it last); `None`: the tick makes it then.
 pub(super) fn resolve_round<G: Game>(
     renderer: &Renderer,
     mail: &mut Mailer<'_>,
     file: &mut StateFile<G::State>,
     dated: Timestamp,
-) -> Result<()> {
+) -> Result<Option<StateText>> {
     let ctx = mail.ctx;
     let round = G::round(&file.game);
     let index = G::rounds_played(&file.game);
@@ -77,12 +79,27 @@ pub(super) fn resolve_round<G: Game>(
         Some(dated),
         resolution.result,
     );
-    publish::<G>(mail, renderer, &result, false, dated)?;
+    let mut next = StateFile::new(ctx, 0, resolution.state);
+    next.opened = Some(dated.as_second());
+    let text = if result.private.len() < crate::result_file::PARALLEL_FROM {
+        publish::<G>(mail, renderer, &result, false, dated)?;
+        None
+    } else {
+        std::thread::scope(|scope| {
+            let text = scope.spawn(|| next.to_text());
+            publish::<G>(mail, renderer, &result, false, dated)?;
+            Ok::<_, crate::error::Error>(Some(text.join().expect("state.toml's text")))
+        })?
+    };
+    if text.is_some() {
+        // A big result (a tree per player) is freed on a thread of its own while the tick
+        // writes; a process that exits first leaves that to the system.
+        std::thread::spawn(move || drop(result));
+    }
     if let Some(next) = next_round {
         mail.plan.dir(ctx.dir.submissions(next));
     }
-    *file = StateFile::new(ctx, 0, resolution.state);
-    file.opened = Some(dated.as_second());
+    *file = next;
     mail.report.resolved = Some(round);
-    Ok(())
+    Ok(text)
 }

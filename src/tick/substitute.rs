@@ -70,7 +70,7 @@ pub fn substitute<G: Game>(
         ..Action::next(&ctx.actions, Kind::Substitute, index, now, reason)
     };
     // what a killed run left half-written: under the lock, nobody else's
-    ctx.dir.sweep_temp(&[round])?;
+    ctx.dir.sweep_temp(&[round], false)?;
     // game.toml as it will be, checked before anything is recorded
     edited_game_toml(&ctx.dir.game_toml(), &id, &person)?;
     host_record::append(&ctx.dir, round, &action)?;
