@@ -665,6 +665,37 @@ mod final_ritual {
 
     use crate::final_ritual::ROLE_TITLES as TITLES;
 
+    /// The one-pass seat-order lookups say what the lists in seat order say: the living, and
+    /// the first player clockwise from anyone (and from an id with no seat) of whom something
+    /// holds.
+    fn seat_order_agrees(state: &State) -> Result<(), String> {
+        let living: Vec<PlayerId> = state
+            .seats()
+            .into_iter()
+            .filter(|id| state.is_alive(id))
+            .collect();
+        if state.living() != living {
+            return Err(format!("living {:?}, not {living:?}", state.living()));
+        }
+        let nobody = PlayerId::parse("nobody").unwrap();
+        let froms = state.players.keys().chain([&nobody]);
+        for from in froms {
+            let picks: [&dyn Fn(&PlayerId) -> bool; 3] = [
+                &|id| state.is_alive(id),
+                &|id| state.is_alive(id) && state.goal_holds(id),
+                &|id| state.players[id].seat % 2 == 0,
+            ];
+            for pick in picks {
+                let listed = state.clockwise_from(from).into_iter().find(|id| pick(id));
+                let found = state.first_clockwise(from, |id, _| pick(id)).cloned();
+                if found != listed {
+                    return Err(format!("from {from}: {found:?}, not {listed:?}"));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn play(seed: u64, kinds: &mut BTreeSet<String>) -> Result<(), String> {
         let mut rng = adjudicate::rng::stream(seed, 0, "final-ritual-properties");
         let n = rng.random_range(4..=6);
@@ -710,6 +741,7 @@ mod final_ritual {
             let next = &resolution.state;
             next.check()
                 .map_err(|e| format!("seed {seed} round {rounds}: {}: {}", e.key, e.message))?;
+            seat_order_agrees(next).map_err(|e| format!("seed {seed} round {rounds}: {e}"))?;
             let public = toml::Value::Table(resolution.result.public.clone());
             let mut pairs = Vec::new();
             strings(&public, &mut pairs, "");

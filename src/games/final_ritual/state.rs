@@ -192,10 +192,36 @@ pub struct Orders {
 impl State {
     /// Player ids in seat order (clockwise from seat 1).
     pub fn seats(&self) -> Vec<PlayerId> {
-        let mut ids: Vec<(&u32, &PlayerId)> =
-            self.players.iter().map(|(id, p)| (&p.seat, id)).collect();
-        ids.sort();
+        self.in_seat_order(|_| true)
+    }
+
+    /// The ids of the players `keep` keeps, in seat order: one pass over the players, no lookup.
+    fn in_seat_order(&self, keep: impl Fn(&PlayerState) -> bool) -> Vec<PlayerId> {
+        let mut ids: Vec<(u32, &PlayerId)> = self
+            .players
+            .iter()
+            .filter(|(_, p)| keep(p))
+            .map(|(id, p)| (p.seat, id))
+            .collect();
+        ids.sort_unstable();
         ids.into_iter().map(|(_, id)| id.clone()).collect()
+    }
+
+    /// The first player clockwise from `from` (`from` included; seat order if `from` has no
+    /// seat) for whom `pick` holds: what `clockwise_from(from).find(..)` finds, in one pass over
+    /// the players without a list.
+    pub fn first_clockwise(
+        &self,
+        from: &PlayerId,
+        pick: impl Fn(&PlayerId, &PlayerState) -> bool,
+    ) -> Option<&PlayerId> {
+        let start = self.players.get(from).map_or(0, |p| p.seat);
+        self.players
+            .iter()
+            .filter(|(id, p)| pick(id, p))
+            // seats from `from`'s on, then the ones before it
+            .min_by_key(|(_, p)| (p.seat < start, p.seat))
+            .map(|(id, _)| id)
     }
 
     /// Every player clockwise starting with `from` (dead ones included).
@@ -222,10 +248,7 @@ impl State {
     }
 
     pub fn living(&self) -> Vec<PlayerId> {
-        self.seats()
-            .into_iter()
-            .filter(|id| self.players[id].alive)
-            .collect()
+        self.in_seat_order(|p| p.alive)
     }
 
     /// Ruling 17: a seat that leaves is out of the game from the start of the round's turns:
@@ -254,7 +277,11 @@ impl State {
 
     /// Whether `id`'s role goal holds now (spec "Role goals").
     pub fn goal_holds(&self, id: &PlayerId) -> bool {
-        let p = &self.players[id];
+        self.goal_holds_for(id, &self.players[id])
+    }
+
+    /// `goal_holds` for player `id` whose state is `p`.
+    pub fn goal_holds_for(&self, id: &PlayerId, p: &PlayerState) -> bool {
         match p.role.goal() {
             Goal::Altar(r) => self.altar.get(r) >= self.options.loyal_altar,
             Goal::Hand(r) => p.hand.get(r) >= self.options.selfish_hand,

@@ -220,9 +220,8 @@ impl Table {
         }
         let winner = self
             .state
-            .clockwise_from(active)
-            .into_iter()
-            .find(|id| self.state.is_alive(id) && self.state.goal_holds(id));
+            .first_clockwise(active, |id, p| p.alive && self.state.goal_holds_for(id, p))
+            .cloned();
         if let Some(w) = winner {
             self.win(&w, WinBy::Goal);
         }
