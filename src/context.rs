@@ -116,7 +116,7 @@ impl<S: Serialize> StateFile<S> {
 }
 
 /// The keys of state.toml that are the tick's, not the game's.
-const FILE_KEYS: &[&str] = &["receipts_applied", "seed", "opened"];
+pub(crate) const FILE_KEYS: &[&str] = &["receipts_applied", "seed", "opened"];
 
 /// The tick's own keys of state.toml.
 struct Progress {
@@ -143,14 +143,27 @@ impl GameContext {
     }
 
     pub fn load_state<G: Game>(&self) -> Result<Option<StateFile<G::State>>> {
+        self.load_state_read::<G>(|_| None)
+    }
+
+    /// `load_state`, taking the state and numbers `read` gives for the file's text if it gives
+    /// them (`early_state`: read ahead from the same text).
+    pub fn load_state_read<G: Game>(
+        &self,
+        read: impl FnOnce(&str) -> Option<(G::State, Counts)>,
+    ) -> Result<Option<StateFile<G::State>>> {
         let path = self.dir.state_toml();
         let Some(text) = read_optional(&path)? else {
             return Ok(None);
         };
         // Parsed in two passes rather than through `StateFile`'s flatten, which would lose the
         // line and column of an error in the game's part (and could not refuse unknown keys).
-        let (game, counts): (G::State, _) =
-            crate::host_file::parse_remembered(&path, &text, FILE_KEYS, &self.dir.memo(&path))?;
+        let (game, counts): (G::State, _) = match read(&text) {
+            Some(read) => read,
+            None => {
+                crate::host_file::parse_remembered(&path, &text, FILE_KEYS, &self.dir.memo(&path))?
+            }
+        };
         // The tick's own keys: whole numbers, never negative.
         let count = |key: &str| -> Result<Option<u64>> {
             counts

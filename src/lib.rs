@@ -17,6 +17,7 @@ pub mod commands;
 pub mod config;
 pub mod context;
 pub mod doc;
+pub mod early_state;
 pub mod error;
 pub mod game_dir;
 pub mod games;

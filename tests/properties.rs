@@ -683,7 +683,7 @@ mod final_ritual {
             let picks: [&dyn Fn(&PlayerId) -> bool; 3] = [
                 &|id| state.is_alive(id),
                 &|id| state.is_alive(id) && state.goal_holds(id),
-                &|id| state.players[id].seat % 2 == 0,
+                &|id| state.players[id].seat.is_multiple_of(2),
             ];
             for pick in picks {
                 let listed = state.clockwise_from(from).into_iter().find(|id| pick(id));

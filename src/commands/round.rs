@@ -96,13 +96,19 @@ fn tick_game(game_dir: PathBuf, opts: &TickOptions, quiet: bool) -> Result<u8> {
         }
         return Ok(exit::OK);
     }
-    let ctx = GameContext::load(dir)?;
+    // a big game's state.toml read while its game.toml is
+    let (ctx, early) = crate::early_state::load(dir)?;
     // a substitution a killed run recorded is finished first (a dry run writes nothing)
     let ctx = match opts.dry_run {
         true => ctx,
         false => crate::tick::substitute::finish(ctx)?,
     };
-    let report = crate::games::dispatch(ctx.config.game, Tick { ctx: &ctx, opts })?;
+    let tick = Tick {
+        ctx: &ctx,
+        opts,
+        early,
+    };
+    let report = crate::games::dispatch(ctx.config.game, tick)?;
     if !quiet {
         let (title, seed) = (&ctx.config.title, ctx.config.seed);
         print!("{}", summary(title, seed, &ctx.dir, opts, &report, started));
@@ -113,12 +119,13 @@ fn tick_game(game_dir: PathBuf, opts: &TickOptions, quiet: bool) -> Result<u8> {
 struct Tick<'a> {
     ctx: &'a GameContext,
     opts: &'a TickOptions,
+    early: Option<crate::early_state::EarlyState>,
 }
 
 impl WithGame for Tick<'_> {
     type Output = Result<TickReport>;
     fn run<G: Game>(self) -> Self::Output {
-        crate::tick::tick::<G>(self.ctx, self.opts)
+        crate::tick::tick_early::<G>(self.ctx, self.opts, self.early)
     }
 }
 

@@ -369,9 +369,9 @@ pub trait Game: Archive {
     /// `ingest` tells a submission from prose around it.
     const KEYS: &'static [&'static str];
     /// Everything the rules need between ticks, hidden information included (state.toml).
-    /// `Send + Sync`: a big round's state.toml is written out on a thread of its own while its
-    /// reports render.
-    type State: Serialize + DeserializeOwned + Clone + PartialEq + Debug + Send + Sync;
+    /// `Send + Sync + 'static`: a big game's state.toml is read on a thread of its own while
+    /// game.toml is (`early_state`), and written out while its reports render.
+    type State: Serialize + DeserializeOwned + Clone + PartialEq + Debug + Send + Sync + 'static;
 
     fn setup(setup: &Setup<'_>) -> Result<Self::State, SetupError>;
 

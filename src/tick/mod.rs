@@ -104,6 +104,15 @@ pub struct Received {
 }
 
 pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport> {
+    tick_early::<G>(ctx, opts, None)
+}
+
+/// `tick`, with state.toml read ahead (`early_state`), used if it is still the file.
+pub fn tick_early<G: Game>(
+    ctx: &GameContext,
+    opts: &TickOptions,
+    early: Option<crate::early_state::EarlyState>,
+) -> Result<TickReport> {
     let renderer = ctx.renderer()?;
     if !opts.dry_run {
         // an undo a killed run recorded but did not finish
@@ -111,7 +120,7 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
     }
     let mut plan = Plan::for_tick(opts.dry_run);
     let mut report = TickReport::default();
-    let loaded = ctx.load_state::<G>()?;
+    let loaded = ctx.load_state_read::<G>(|text| early.and_then(|e| e.take(text)))?;
     let mut file = match &loaded {
         Some(f) => f.clone(),
         None => {
@@ -152,18 +161,7 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
     // state.toml last: everything it refers to is on disk before it; written only when the
     // state changed (so its bytes did too).
     if loaded.as_ref() != Some(&file) {
-        // made while the reports rendered, when the round resolved
-        let text = text.unwrap_or_else(|| file.to_text());
-        debug_assert_eq!(
-            text.text,
-            file.to_text().text,
-            "state.toml's text made early"
-        );
-        let path = ctx.dir.state_toml();
-        if let Some(memo) = text.memo {
-            plan.cache_file(ctx.dir.memo(&path), memo);
-        }
-        plan.durable_file(path, text.text);
+        plan_state(ctx, &mut plan, &file, text);
     }
     if opts.dry_run {
         report.planned = plan.entries().map(|(p, n)| (p.to_path_buf(), n)).collect();
@@ -207,6 +205,27 @@ pub fn tick<G: Game>(ctx: &GameContext, opts: &TickOptions) -> Result<TickReport
         );
     }
     Ok(report)
+}
+
+/// Plans state.toml (and its memo) as `file`: the text made while the reports rendered, when
+/// the round resolved (`text`), or made now.
+fn plan_state<S: serde::Serialize>(
+    ctx: &GameContext,
+    plan: &mut Plan,
+    file: &StateFile<S>,
+    text: Option<StateText>,
+) {
+    let text = text.unwrap_or_else(|| file.to_text());
+    debug_assert_eq!(
+        text.text,
+        file.to_text().text,
+        "state.toml's text made early"
+    );
+    let path = ctx.dir.state_toml();
+    if let Some(memo) = text.memo {
+        plan.cache_file(ctx.dir.memo(&path), memo);
+    }
+    plan.durable_file(path, text.text);
 }
 
 /// The key of this tick's inputs for its idle stamp (`tick_cache`), taken before anything is

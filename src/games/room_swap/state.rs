@@ -152,9 +152,20 @@ impl State {
 
     /// The players who choose a room (or give the Token) this round.
     pub fn playing(&self) -> Vec<PlayerId> {
-        let mut playing = self.seated();
-        playing.retain(|id| !self.players.get(id).is_some_and(|p| p.left));
-        playing
+        match self.phase {
+            // every seat: one pass, no lookup
+            Phase::Main => self
+                .players
+                .iter()
+                .filter(|(_, p)| !p.left)
+                .map(|(id, _)| id.clone())
+                .collect(),
+            _ => {
+                let mut playing = self.seated();
+                playing.retain(|id| !self.players.get(id).is_some_and(|p| p.left));
+                playing
+            }
+        }
     }
 
     /// Who is in a room this round: those playing, and the seats that left the game (ruling
@@ -215,15 +226,11 @@ impl State {
 
     pub fn allowed_rooms(&self, player: &PlayerId) -> Vec<Room> {
         use crate::doc::Choice;
-        let forbidden = self
-            .players
-            .get(player)
-            .map(|p| p.live.forbidden.clone())
-            .unwrap_or_default();
+        let forbidden = self.players.get(player).map(|p| &p.live.forbidden);
         Room::ALL
             .iter()
             .copied()
-            .filter(|r| !forbidden.contains(r))
+            .filter(|r| !forbidden.is_some_and(|f| f.contains(r)))
             .collect()
     }
 }
