@@ -30,7 +30,9 @@ PY
 versus() {
   local game=$1 model=$2 n=$3 target=$4 py=0 rust=0 p r took mem
   for _ in 1 2 3; do
-    p=$(python3 "$model" $(( n / 20 )) | head -1 | sed -E 's/.*: ([0-9]+) games\/s.*/\1/')
+    # (sed reads the model's every line: `head -1` closing the pipe early made the model die
+    # of a broken pipe, and pipefail the bench, whenever the model wrote its second line late)
+    p=$(python3 "$model" $(( n / 20 )) | sed -nE '1s/.*: ([0-9]+) games\/s.*/\1/p')
     read -r took mem < <(seconds "$bin" simulate "$game" --games "$n" --bots random -q)
     r=$(awk -v n="$n" -v t="$took" 'BEGIN { printf "%.0f", n / t }')
     [ "$p" -gt "$py" ] && py=$p

@@ -93,8 +93,9 @@ pub(super) fn resolve_round<G: Game>(
     };
     if text.is_some() {
         // A big result (a tree per player) is freed on a thread of its own while the tick
-        // writes; a process that exits first leaves that to the system.
-        std::thread::spawn(move || drop(result));
+        // writes; a process that exits first leaves that to the system. (If no thread can be
+        // had, the closure, and the result with it, is dropped here.)
+        let _ = std::thread::Builder::new().spawn(move || drop(result));
     }
     if let Some(next) = next_round {
         mail.plan.dir(ctx.dir.submissions(next));
