@@ -164,16 +164,23 @@ fn header(line: &str) -> Option<Header<'_>> {
 mod tests {
     use super::*;
 
-    fn big(players: usize, extra: &str) -> String {
-        let mut text =
-            String::from("round = 3\nopened = 2026-12-01T00:00:00Z\n\n[options]\nx = 1\n");
-        for i in 0..players {
-            text.push_str(&format!(
-                "\n[players.p{i:05}]\ngarnets = {i}\nhand = [\"a\", \"b\"]\n\n[players.p{i:05}.live]\nroom = \"attic\"\n"
-            ));
-        }
+    /// `head`, then `entry(i)` for each of `players`, then `extra`.
+    fn file(head: &str, players: usize, entry: impl Fn(usize) -> String, extra: &str) -> String {
+        let mut text = String::from(head);
+        text.extend((0..players).map(entry));
         text.push_str(extra);
         text
+    }
+
+    /// state.toml's shape: top-level keys, a table, then a table per player.
+    fn big(players: usize, extra: &str) -> String {
+        let head = "round = 3\nopened = 2026-12-01T00:00:00Z\n\n[options]\nx = 1\n";
+        let entry = |i| {
+            format!(
+                "\n[players.p{i:05}]\ngarnets = {i}\nhand = [\"a\", \"b\"]\n\n[players.p{i:05}.live]\nroom = \"attic\"\n"
+            )
+        };
+        file(head, players, entry, extra)
     }
 
     /// Unknown keys are refused by `read` (through serde_ignored), as by the whole parse.
@@ -201,15 +208,10 @@ mod tests {
 
     /// game.toml's shape: top-level keys, a table, then an array of tables.
     fn roster(players: usize, extra: &str) -> String {
-        let mut text =
-            String::from("game = \"god-race\"\nseed = 1\n\n[mail]\ntransport = \"none\"\n");
-        for i in 0..players {
-            text.push_str(&format!(
-                "\n[[players]]\nid = \"p{i:05}\"\nmeadow = \"white\"\ngarnets = {i}\n"
-            ));
-        }
-        text.push_str(extra);
-        text
+        let head = "game = \"god-race\"\nseed = 1\n\n[mail]\ntransport = \"none\"\n";
+        let entry =
+            |i| format!("\n[[players]]\nid = \"p{i:05}\"\nmeadow = \"white\"\ngarnets = {i}\n");
+        file(head, players, entry, extra)
     }
 
     #[derive(Debug, PartialEq, serde::Deserialize)]
