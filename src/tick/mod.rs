@@ -215,12 +215,17 @@ fn plan_state<S: serde::Serialize>(
     file: &StateFile<S>,
     text: Option<StateText>,
 ) {
-    let text = text.unwrap_or_else(|| file.to_text());
-    debug_assert_eq!(
-        text.text,
-        file.to_text().text,
-        "state.toml's text made early"
-    );
+    let text = match text {
+        Some(early) => {
+            debug_assert_eq!(
+                early.text,
+                file.to_text().text,
+                "state.toml's text made early"
+            );
+            early
+        }
+        None => file.to_text(),
+    };
     let path = ctx.dir.state_toml();
     if let Some(memo) = text.memo {
         plan.cache_file(ctx.dir.memo(&path), memo);

@@ -85,18 +85,17 @@ pub(super) fn resolve_round<G: Game>(
         publish::<G>(mail, renderer, &result, false, dated)?;
         None
     } else {
-        std::thread::scope(|scope| {
+        let text = std::thread::scope(|scope| {
             let text = scope.spawn(|| next.to_text());
             publish::<G>(mail, renderer, &result, false, dated)?;
-            Ok::<_, crate::error::Error>(Some(text.join().expect("state.toml's text")))
-        })?
-    };
-    if text.is_some() {
+            Ok::<_, crate::error::Error>(text.join().expect("state.toml's text"))
+        })?;
         // A big result (a tree per player) is freed on a thread of its own while the tick
         // writes; a process that exits first leaves that to the system. (If no thread can be
         // had, the closure, and the result with it, is dropped here.)
         let _ = std::thread::Builder::new().spawn(move || drop(result));
-    }
+        Some(text)
+    };
     if let Some(next) = next_round {
         mail.plan.dir(ctx.dir.submissions(next));
     }
