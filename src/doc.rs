@@ -232,9 +232,14 @@ pub trait Choice: Copy + Sized + 'static {
     const ALL: &'static [Self];
     fn name(self) -> &'static str;
 
+    /// The choice named `text`, whatever its case and the spaces around it (names are lower
+    /// case: `choice_names_are_lower_case`).
     fn parse(text: &str) -> Option<Self> {
-        let wanted = text.trim().to_ascii_lowercase();
-        Self::ALL.iter().copied().find(|c| c.name() == wanted)
+        let wanted = text.trim();
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|c| c.name().eq_ignore_ascii_case(wanted))
     }
 
     fn all_names() -> Vec<&'static str> {
@@ -243,11 +248,14 @@ pub trait Choice: Copy + Sized + 'static {
 
     /// "attic, cellar": the names of `items`, in order.
     fn join(items: &[Self]) -> String {
-        items
-            .iter()
-            .map(|c| c.name())
-            .collect::<Vec<_>>()
-            .join(", ")
+        let mut text = String::with_capacity(8 * items.len());
+        for (i, c) in items.iter().enumerate() {
+            if i > 0 {
+                text.push_str(", ");
+            }
+            text.push_str(c.name());
+        }
+        text
     }
 }
 

@@ -19,26 +19,35 @@ pub struct PlayerId {
 
 impl PlayerId {
     pub fn parse(text: &str) -> Option<PlayerId> {
-        let mut chars = text.chars();
-        let first_ok = chars
-            .next()
-            .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
-        let rest_ok =
-            chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-');
-        (first_ok && rest_ok && text.len() <= MAX_LEN).then(|| {
-            let mut bytes = [0; MAX_LEN];
-            bytes[..text.len()].copy_from_slice(text.as_bytes());
-            PlayerId {
-                len: text.len() as u8,
-                bytes,
-            }
-        })
+        Self::from_bytes(text.as_bytes(), |b| b)
     }
 
     /// An id as a player writes it when naming another player in a submission: spaces around it
     /// and letter case do not matter (`" Erin"` names `erin`); the canonical id is what is echoed.
     pub fn named(text: &str) -> Option<PlayerId> {
-        PlayerId::parse(&text.trim().to_ascii_lowercase())
+        Self::from_bytes(text.trim().as_bytes(), |b| b.to_ascii_lowercase())
+    }
+
+    /// The id of `text`'s bytes, each mapped by `byte` as it is copied (no copy of the text is
+    /// made first: ids are read from every submission a simulator's bots send).
+    fn from_bytes(text: &[u8], byte: impl Fn(u8) -> u8) -> Option<PlayerId> {
+        let first = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit();
+        let rest = |b: u8| first(b) || b == b'_' || b == b'-';
+        if text.is_empty() || text.len() > MAX_LEN {
+            return None;
+        }
+        let mut bytes = [0; MAX_LEN];
+        for (i, (&b, to)) in text.iter().zip(&mut bytes).enumerate() {
+            *to = byte(b);
+            let ok = if i == 0 { first(*to) } else { rest(*to) };
+            if !ok {
+                return None;
+            }
+        }
+        Some(PlayerId {
+            len: text.len() as u8,
+            bytes,
+        })
     }
 
     pub fn as_str(&self) -> &str {
@@ -158,5 +167,31 @@ mod tests {
         for good in ["alice", "p1", "0", "a_b-c", &"x".repeat(32)] {
             assert!(PlayerId::parse(good).is_some(), "{good:?} refused");
         }
+    }
+
+    #[test]
+    fn a_named_id_ignores_case_and_the_spaces_around_it_and_nothing_else() {
+        let cases = [
+            (" Erin ", Some("erin")),
+            ("ALICE", Some("alice")),
+            ("\tp1\n", Some("p1")),
+            ("a_B-c", Some("a_b-c")),
+            ("er in", None),
+            ("", None),
+            ("   ", None),
+            ("-x", None),
+            ("É", None),
+            ("ß", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(
+                PlayerId::named(text).as_ref().map(PlayerId::as_str),
+                want,
+                "{text:?}"
+            );
+        }
+        let long = format!(" {} ", "X".repeat(32));
+        assert_eq!(PlayerId::named(&long).unwrap().as_str(), "x".repeat(32));
+        assert!(PlayerId::named(&"X".repeat(33)).is_none());
     }
 }

@@ -39,7 +39,7 @@
 use crate::support::{manifest_dir, player, subset_mismatch};
 use adjudicate::config::PlayerConfig;
 use adjudicate::doc::Doc;
-use adjudicate::games::{Game, GameId, Setup};
+use adjudicate::games::{Detail, Game, GameId, Outcome, Setup};
 use adjudicate::games::{WithGame, dispatch};
 use adjudicate::player_id::PlayerId;
 use serde::Deserialize;
@@ -229,7 +229,15 @@ fn run_case<G: Game>(case: &Case) -> Vec<String> {
         };
         let player = PlayerId::parse(player).expect("step player ids are valid");
         let outcome = match Doc::parse(submit) {
-            Ok(doc) => G::receive(&mut state, &player, &doc),
+            Ok(doc) => {
+                let mut quiet = state.clone();
+                let said = G::receive(&mut state, &player, &doc);
+                let unsaid = G::receive_with(&mut quiet, &player, &doc, Detail::State);
+                if let Some(differs) = same_but_the_words(&said, &unsaid, &state, &quiet) {
+                    failures.push(format!("{at}: received for the simulator, {differs}"));
+                }
+                said
+            }
             Err(problem) => adjudicate::games::Outcome::refused(problem),
         };
         let problems: Vec<String> = outcome.problems.iter().map(|p| p.short()).collect();
@@ -465,4 +473,28 @@ fn meadow_assignment_rule_cases() {
 fn tribal_council_rule_cases() {
     let count = run_game_cases(GameId::TribalCouncil);
     assert!(count >= 20, "only {count} Tribal Council cases");
+}
+
+/// What differs between a version received with its words (`said`, the tick's) and without
+/// them (`unsaid`, the simulator's), besides the words themselves: nothing, or the first
+/// difference found.
+fn same_but_the_words<S: PartialEq>(
+    said: &Outcome,
+    unsaid: &Outcome,
+    state: &S,
+    quiet: &S,
+) -> Option<&'static str> {
+    if !unsaid.understood.is_empty() {
+        Some("the words of what was understood were built")
+    } else if said.valid != unsaid.valid || said.problems != unsaid.problems {
+        Some("validity or problems differ")
+    } else if said.answers != unsaid.answers || said.notices != unsaid.notices {
+        Some("answers or notices differ")
+    } else if said.if_not_fixed != unsaid.if_not_fixed {
+        Some("the default differs")
+    } else if state != quiet {
+        Some("the state differs")
+    } else {
+        None
+    }
 }

@@ -3,7 +3,7 @@
 //! own view) and submits through the rules' own validation (`submit`) or, on a fast path, a
 //! choice that validation accepts.
 
-use super::{Game, Outcome, Resolution};
+use super::{Detail, Game, Outcome, Resolution};
 use crate::doc::Writer;
 use crate::player_id::PlayerId;
 use serde::Serialize;
@@ -138,7 +138,8 @@ pub trait Simulated: Game {
 
 /// Sends one version of a submission (written by `crate::doc::Writer`: the text and its
 /// parsed `Doc` together) through the rules' own validation, as the tick does, and records its
-/// text (every version, in the order sent). Returns what the rules answered.
+/// text (every version, in the order sent). Returns what the rules answered, without the words
+/// of what they understood (`Detail::State`: no bot reads an acknowledgement).
 pub fn submit<G: Game>(
     state: &mut G::State,
     player: &PlayerId,
@@ -146,7 +147,7 @@ pub fn submit<G: Game>(
     record: &mut Option<&mut Submissions>,
 ) -> Outcome {
     let doc = doc.finish();
-    let outcome = G::receive(state, player, &doc);
+    let outcome = G::receive_with(state, player, &doc, Detail::State);
     if let Some(r) = record.as_deref_mut() {
         r.push((player.clone(), doc.source().to_owned()));
     }

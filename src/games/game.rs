@@ -60,9 +60,27 @@ pub struct Outcome {
     /// Whether the sender plays this round (set by `tick::finish`): only then does the
     /// acknowledgement invite new versions.
     pub plays: bool,
+    /// Whether `understood` is put into words (`understand`).
+    detail: Detail,
 }
 
 impl Outcome {
+    /// An empty outcome; with `Detail::State` nothing will be put into `understood` (a
+    /// simulator's bots never read an acknowledgement).
+    pub fn new(detail: Detail) -> Outcome {
+        Outcome {
+            detail,
+            ..Outcome::default()
+        }
+    }
+
+    /// Adds what was understood, in words, when words are wanted: `words` is only called then.
+    pub fn understand(&mut self, words: impl FnOnce() -> String) {
+        if self.detail.reports() {
+            self.understood.push(words());
+        }
+    }
+
     /// A version refused before the engine could read it (bad file, bad token, not UTF-8…).
     pub fn refused(problem: Problem) -> Outcome {
         Outcome {
@@ -129,15 +147,19 @@ pub struct Notice {
     pub text: String,
 }
 
-/// What a resolution builds besides the next state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a resolution builds besides the next state, and what receiving a version builds
+/// besides the live state and the problems (`Game::receive_with`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Detail {
-    /// The whole of result.toml: the tick, `replay`, the rule cases.
+    /// The whole of result.toml: the tick, `replay`, the rule cases; an acknowledgement's words
+    /// of what was understood.
+    #[default]
     Everything,
     /// `[garnets]` alone, `[public]` and `[private]` left empty: the simulator, whose bots
     /// learn from their own player's part of the state and, where a game's bots learn from
     /// announcements, from the typed announcement itself (`Simulated::Heard`). Every report a
     /// game writes is built from the same rules' run, so leaving them out changes nothing else.
+    /// Received versions are checked alike and reach the state alike, without `understood`.
     State,
 }
 
@@ -416,7 +438,18 @@ pub trait Game: Archive {
 
     /// Validates one version of a player's submission and applies it to the live state, instant
     /// actions included. Must never panic, whatever the document holds.
-    fn receive(state: &mut Self::State, player: &PlayerId, doc: &Doc) -> Outcome;
+    fn receive(state: &mut Self::State, player: &PlayerId, doc: &Doc) -> Outcome {
+        Self::receive_with(state, player, doc, Detail::Everything)
+    }
+
+    /// `receive`, with `Detail::State` leaving `Outcome::understood` empty (the simulator's
+    /// bots): the same checks, problems, answers and live state either way.
+    fn receive_with(
+        state: &mut Self::State,
+        player: &PlayerId,
+        doc: &Doc,
+        detail: Detail,
+    ) -> Outcome;
 
     /// An announcement and private reports made when the game is set up (Planar Control tells each
     /// player their alignment), written as round 0's result; `None` for games that open with a

@@ -48,3 +48,31 @@ registry! {
         TribalCouncil => tribal_council::TribalCouncil,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::doc::Choice;
+
+    /// `Choice::parse` compares names without regard to ASCII case, which reads a player's
+    /// "Attic" as `attic` only because every name is written in lower case.
+    fn names_are_lower_case_and_parse_in_any_case<C: Choice + PartialEq + std::fmt::Debug>() {
+        for &c in C::ALL {
+            let name = c.name();
+            assert_eq!(name, name.to_lowercase(), "{name}");
+            assert_eq!(C::parse(&format!(" {} ", name.to_uppercase())), Some(c));
+            assert_eq!(C::parse(&format!("{name}x")), None);
+        }
+    }
+
+    #[test]
+    fn choice_names_are_lower_case() {
+        names_are_lower_case_and_parse_in_any_case::<super::god_race::gods::God>();
+        names_are_lower_case_and_parse_in_any_case::<super::room_swap::rooms::Room>();
+        names_are_lower_case_and_parse_in_any_case::<super::planar_control::state::Plane>();
+        names_are_lower_case_and_parse_in_any_case::<super::planar_control::state::Alignment>();
+        names_are_lower_case_and_parse_in_any_case::<super::final_ritual::state::Dedicate>();
+        names_are_lower_case_and_parse_in_any_case::<super::final_ritual::cards::Resource>();
+        names_are_lower_case_and_parse_in_any_case::<super::final_ritual::cards::Role>();
+        names_are_lower_case_and_parse_in_any_case::<super::final_ritual::cards::Oracle>();
+    }
+}

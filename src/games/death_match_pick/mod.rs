@@ -10,7 +10,9 @@ use crate::doc::Doc;
 use crate::games::ending::Ending;
 use crate::games::picture::Names;
 use crate::games::season::{FromSeason, SoFar, id_list};
-use crate::games::{Archive, Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
+use crate::games::{
+    Archive, Detail, Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError,
+};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 use rand::seq::IndexedRandom;
@@ -208,8 +210,8 @@ impl Game for DeathMatchPick {
         }
     }
 
-    fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
-        let mut out = Outcome::default();
+    fn receive_with(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
+        let mut out = Outcome::new(detail);
         if state.phase == Phase::Over {
             out.problems.push(Problem::general(
                 "the picks are made; no more submissions are read",
@@ -278,10 +280,9 @@ impl Game for DeathMatchPick {
         }
         if let Some(opponent) = opponent {
             out.valid = true;
-            out.understood.push(format!("opponent: {opponent}"));
+            out.understand(|| format!("opponent: {opponent}"));
             if !fallback.is_empty() {
-                out.understood
-                    .push(format!("fallback: {}", PlayerId::join(&fallback)));
+                out.understand(|| format!("fallback: {}", PlayerId::join(&fallback)));
             }
             let mut choice = vec![opponent];
             choice.extend(fallback);

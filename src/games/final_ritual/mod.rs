@@ -15,7 +15,7 @@ pub mod state;
 pub mod turn;
 
 use crate::doc::{Choice, Doc};
-use crate::games::{Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
+use crate::games::{Detail, Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
 use crate::player_id::PlayerId;
 use cards::{Cards, Oracle, PER_RESOURCE, Resource, Role};
 use rand::seq::SliceRandom;
@@ -183,8 +183,8 @@ impl Game for FinalRitual {
         state.withdraw(player)
     }
 
-    fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
-        receive::receive(state, player, doc)
+    fn receive_with(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
+        receive::receive(state, player, doc, detail)
     }
 
     fn opening(state: &State) -> Option<RoundResult> {

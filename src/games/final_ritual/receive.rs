@@ -7,7 +7,7 @@
 use super::cards::{Oracle, Resource, Targets};
 use super::state::{Announcement, Dedicate, Orders, State};
 use crate::doc::{Choice, Doc, Node, Table};
-use crate::games::Outcome;
+use crate::games::{Detail, Outcome};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 
@@ -17,8 +17,8 @@ pub const PARTLY: &str = "the entries with problems are left out and the rest of
 /// The keys of a submission (`Game::KEYS`).
 pub const KEYS: &[&str] = &["dedicate", "announce", "respond", "token"];
 
-pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
-    let mut out = Outcome::default();
+pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
+    let mut out = Outcome::new(detail);
     if state.finished {
         out.problems.push(Problem::general(
             "the game is over; no more submissions are read",
@@ -294,7 +294,7 @@ fn respond(table: &Table, others: &[PlayerId], plan: &mut Orders, out: &mut Outc
 /// The plan in words, for the acknowledgement.
 fn understood(plan: &Orders, out: &mut Outcome) {
     let words = |list: &[Resource]| Resource::join(&super::cards::full_order(list));
-    out.understood.push(match &plan.dedicate {
+    out.understand(|| match &plan.dedicate {
         Some(list) if list.first() == Some(&Dedicate::Refuse) => {
             "refuse to dedicate (+1 Betray Mark)".into()
         }
@@ -302,23 +302,20 @@ fn understood(plan: &Orders, out: &mut Outcome) {
         None => "dedicate a random card of your hand".into(),
     });
     if plan.announce.is_empty() {
-        out.understood.push("announce no oracle".into());
+        out.understand(|| "announce no oracle".into());
     }
     for (i, a) in plan.announce.iter().enumerate() {
-        out.understood
-            .push(format!("oracle {}: {}", i + 1, describe(a)));
+        out.understand(|| format!("oracle {}: {}", i + 1, describe(a)));
     }
-    out.understood.push(if plan.refuse.is_empty() {
-        "obey every order".into()
-    } else {
-        format!("refuse every order of {}", PlayerId::join(&plan.refuse))
+    out.understand(|| {
+        if plan.refuse.is_empty() {
+            "obey every order".into()
+        } else {
+            format!("refuse every order of {}", PlayerId::join(&plan.refuse))
+        }
     });
-    out.understood
-        .push(format!("give or dedicate \"any\" as {}", words(&plan.give)));
-    out.understood.push(format!(
-        "take \"any\" from the altar as {}",
-        words(&plan.take)
-    ));
+    out.understand(|| format!("give or dedicate \"any\" as {}", words(&plan.give)));
+    out.understand(|| format!("take \"any\" from the altar as {}", words(&plan.take)));
 }
 
 /// "give-2-wine: bob gives to carol".

@@ -13,7 +13,7 @@ pub mod standings;
 pub mod state;
 
 use crate::doc::{Choice, Doc};
-use crate::games::{Game, GameId, Outcome, Resolution, Setup, SetupError};
+use crate::games::{Detail, Game, GameId, Outcome, Resolution, Setup, SetupError};
 use crate::player_id::PlayerId;
 use gods::God;
 use rand::seq::IndexedRandom;
@@ -199,8 +199,8 @@ impl Game for GodRace {
         receive::if_not_fixed(state, player)
     }
 
-    fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
-        receive::receive(state, player, doc)
+    fn receive_with(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
+        receive::receive(state, player, doc, detail)
     }
 
     /// The private report needs the round, the podium and the gods' points, not every player's

@@ -5,7 +5,7 @@
 use super::gods::{God, counts, words};
 use super::state::{CANDLE_PRICE, CandlePlan, Gift, Placement, State};
 use crate::doc::{Choice, Doc, Node};
-use crate::games::Outcome;
+use crate::games::{Detail, Outcome};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 
@@ -34,8 +34,8 @@ const ROUND_KEYS: &[&str] = &[
 ];
 const CEREMONIES: [&str; 3] = ["ceremony1", "ceremony2", "ceremony3"];
 
-pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
-    let mut out = Outcome::default();
+pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
+    let mut out = Outcome::new(detail);
     if state.finished {
         out.problems.push(Problem::general(
             "the race is over; no more submissions are read",
@@ -54,8 +54,7 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
 
     match read_meadow(doc, me.meadow) {
         Some(Ok(m)) => {
-            out.understood
-                .push(format!("move to the {} meadow", m.title()));
+            out.understand(|| format!("move to the {} meadow", m.title()));
             live(state, player).meadow = Some(m);
         }
         Some(Err(p)) => {
@@ -67,8 +66,7 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
     if state.round == 0 {
         match doc.get("support").map(read_support) {
             Some(Ok(s)) => {
-                out.understood
-                    .push(format!("support {} and {}", s[0].title(), s[1].title()));
+                out.understand(|| format!("support {} and {}", s[0].title(), s[1].title()));
                 live(state, player).support = Some(s);
             }
             Some(Err(p)) => {
@@ -80,14 +78,14 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
     } else {
         match read_placement(doc, &me.hand) {
             Some(Ok(p)) => {
-                let text = p
-                    .ceremonies()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| format!("ceremony {}: {}", i + 1, words(c)))
-                    .collect::<Vec<_>>()
-                    .join("; ");
-                out.understood.push(text);
+                out.understand(|| {
+                    p.ceremonies()
+                        .iter()
+                        .enumerate()
+                        .map(|(i, c)| format!("ceremony {}: {}", i + 1, words(c)))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                });
                 live(state, player).placement = Some(p);
             }
             Some(Err(p)) => {
@@ -98,7 +96,7 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
         }
         match read_candles(state, player, doc) {
             Some(Ok(plan)) => {
-                out.understood.push(candle_words(&plan));
+                out.understand(|| candle_words(&plan));
                 live(state, player).candles = Some(plan);
             }
             Some(Err(p)) => {

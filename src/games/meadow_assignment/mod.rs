@@ -9,7 +9,9 @@ use crate::games::ending::Ending;
 use crate::games::god_race::gods::God;
 use crate::games::picture::Names;
 use crate::games::season::{FromSeason, SoFar, id_list};
-use crate::games::{Archive, Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
+use crate::games::{
+    Archive, Detail, Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError,
+};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 use rand::seq::IndexedRandom;
@@ -171,8 +173,8 @@ impl Game for MeadowAssignment {
         }
     }
 
-    fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
-        let mut out = Outcome::default();
+    fn receive_with(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
+        let mut out = Outcome::new(detail);
         if state.phase == Phase::Over {
             out.problems.push(Problem::general(
                 "the meadows are assigned; no more submissions are read",
@@ -241,14 +243,16 @@ impl Game for MeadowAssignment {
             return out;
         }
         out.valid = true;
-        out.understood.push(format!(
-            "meadows: {}",
-            assigned
-                .iter()
-                .map(|(id, g)| format!("{id} {}", g.name()))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+        out.understand(|| {
+            format!(
+                "meadows: {}",
+                assigned
+                    .iter()
+                    .map(|(id, g)| format!("{id} {}", g.name()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        });
         state
             .players
             .get_mut(player)

@@ -11,7 +11,7 @@ pub mod resolve;
 pub mod state;
 
 use crate::doc::{Choice, Doc};
-use crate::games::{Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
+use crate::games::{Detail, Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
 use crate::player_id::PlayerId;
 use rand::seq::SliceRandom;
 use state::{Alignment, Options, Phase, Plane, PlayerState, State};
@@ -179,8 +179,8 @@ impl Game for PlanarControl {
         state.withdraw(player)
     }
 
-    fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
-        receive::receive(state, player, doc)
+    fn receive_with(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
+        receive::receive(state, player, doc, detail)
     }
 
     fn opening(state: &State) -> Option<RoundResult> {

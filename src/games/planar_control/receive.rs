@@ -3,12 +3,12 @@
 
 use super::state::{Phase, Plane, State};
 use crate::doc::{Choice, Doc, Node};
-use crate::games::Outcome;
+use crate::games::{Detail, Outcome};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 
-pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
-    let mut out = Outcome::default();
+pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
+    let mut out = Outcome::new(detail);
     match state.phase {
         Phase::Over => out.problems.push(Problem::general(
             "the game is over; no more submissions are read",
@@ -75,7 +75,7 @@ fn vote(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
         },
     };
     out.valid = true;
-    out.understood.push(match &target {
+    out.understand(|| match &target {
         Some(t) if spend > 0 => format!(
             "vote to banish {t}, with {spend} garnet(s): {} votes",
             1 + 2 * spend
@@ -164,7 +164,7 @@ fn divine(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
     match chosen {
         Ok(pair) => {
             out.valid = true;
-            out.understood.push(match &pair {
+            out.understand(|| match &pair {
                 Some([a, b]) => format!("divine {a} and {b}"),
                 None => "no divination".to_owned(),
             });
@@ -224,7 +224,7 @@ fn eliminate(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome)
             Some(node) => match node.as_str(&format!("eliminate.{}", alignment.name())) {
                 Ok(text) => match PlayerId::named(text).filter(|id| members.contains(id)) {
                     Some(id) => {
-                        out.understood.push(format!("{}: {id}", alignment.title()));
+                        out.understand(|| format!("{}: {id}", alignment.title()));
                         votes.insert(*alignment, id);
                     }
                     None => out.problems.push(Problem::at(

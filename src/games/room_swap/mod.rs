@@ -10,7 +10,7 @@ pub mod rooms;
 pub mod state;
 
 use crate::doc::Doc;
-use crate::games::{Game, GameId, Outcome, Resolution, Setup, SetupError};
+use crate::games::{Detail, Game, GameId, Outcome, Resolution, Setup, SetupError};
 use crate::player_id::PlayerId;
 use state::{Options, Phase, PlayerState, State};
 
@@ -155,8 +155,8 @@ impl Game for RoomSwap {
         }
     }
 
-    fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
-        receive::receive(state, player, doc)
+    fn receive_with(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
+        receive::receive(state, player, doc, detail)
     }
 
     fn opening(state: &State) -> Option<crate::games::RoundResult> {

@@ -5,7 +5,7 @@
 use super::rooms::Room;
 use super::state::{BlockUse, Item, Phase, State};
 use crate::doc::{Choice, Doc, Node};
-use crate::games::{Notice, Outcome};
+use crate::games::{Detail, Notice, Outcome};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 
@@ -14,8 +14,8 @@ const TOKEN_KEYS: &[&str] = &["give_token", "token"];
 /// Every key of any round (`Game::KEYS`).
 pub const KEYS: &[&str] = &["room", "fallback", "peek", "block", "give_token", "token"];
 
-pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
-    let mut out = Outcome::default();
+pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
+    let mut out = Outcome::new(detail);
     if !state.is_playing(player) {
         out.problems
             .push(Problem::general(not_playing_message(state)));
@@ -78,9 +78,9 @@ fn receive_round(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outc
     live.fallback = fallback;
     live.room_note = None;
     live.valid_versions += 1;
-    out.understood.push(format!("room: {}", room.title()));
+    out.understand(|| format!("room: {}", room.title()));
     if let Some(fb) = fallback {
-        out.understood.push(format!("fallback: {}", fb.title()));
+        out.understand(|| format!("fallback: {}", fb.title()));
     }
 
     match (doc.get("peek"), doc.get("block")) {
@@ -186,9 +186,9 @@ fn peeks(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
         let me = &state.players[player].live;
         if me.peeked.contains(&target) {
             // Ruling 5: an item is processed once; a later version repeating it does not repeat it.
-            out.understood.push(format!(
-                "peek on {target}: already answered this round, not repeated"
-            ));
+            out.understand(|| {
+                format!("peek on {target}: already answered this round, not repeated")
+            });
             continue;
         }
         if me.item == Some(Item::Block) {
@@ -226,8 +226,7 @@ fn peeks(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
             answer.title()
         );
         me.live.notes.push(text.clone());
-        out.understood
-            .push(format!("peek on {target} ({cost} garnets)"));
+        out.understand(|| format!("peek on {target} ({cost} garnets)"));
         out.answers.push(text);
     }
 }
@@ -287,9 +286,7 @@ fn use_block(
         room,
     };
     let refusal = if me.live.blocked.as_ref() == Some(&this_block) {
-        out.understood.push(format!(
-            "block on {target}: already done this round, not repeated"
-        ));
+        out.understand(|| format!("block on {target}: already done this round, not repeated"));
         return;
     } else if me.block_used {
         "you have already used your Block (once per game)".to_owned()
@@ -328,10 +325,7 @@ fn use_block(
         room.title()
     );
     me.live.notes.push(done.clone());
-    out.understood.push(format!(
-        "block {target} from the {} ({cost} garnets)",
-        room.title()
-    ));
+    out.understand(|| format!("block {target} from the {} ({cost} garnets)", room.title()));
     out.answers.push(done);
     let text = forbid(state, &target, room);
     out.notices.push(Notice { to: target, text });
@@ -408,7 +402,7 @@ fn receive_token_gift(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut
     match chosen {
         Ok(id) => {
             out.valid = true;
-            out.understood.push(format!("give a Token of Life to {id}"));
+            out.understand(|| format!("give a Token of Life to {id}"));
             state
                 .players
                 .get_mut(player)

@@ -11,7 +11,9 @@ pub mod state;
 use crate::doc::Doc;
 use crate::games::ending::{Ending, ids};
 use crate::games::picture::{Names, name};
-use crate::games::{Archive, Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
+use crate::games::{
+    Archive, Detail, Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError,
+};
 use crate::player_id::PlayerId;
 use serde::Serialize;
 use state::{Mode, Stage, State};
@@ -103,8 +105,8 @@ impl Game for TribalCouncil {
         }
     }
 
-    fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
-        receive::receive(state, player, doc)
+    fn receive_with(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
+        receive::receive(state, player, doc, detail)
     }
 
     /// Who attends, who is immune, and each player's own holdings and skeleton.

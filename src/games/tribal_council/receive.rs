@@ -4,15 +4,15 @@
 
 use super::state::{Live, Mode, Stage, State};
 use crate::doc::{Doc, Node};
-use crate::games::Outcome;
+use crate::games::{Detail, Outcome};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 
 /// Every top-level key a vote may hold.
 pub const KEYS: &[&str] = &["vote", "idol", "extra_vote", "token"];
 
-pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
-    let mut out = Outcome::default();
+pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
+    let mut out = Outcome::new(detail);
     if state.stage == Stage::Over {
         out.problems.push(Problem::general(
             "the council is over; no more votes are read",
@@ -90,7 +90,7 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc) -> Outcome {
     if out.problems.is_empty() {
         live.valid = true;
         out.valid = true;
-        out.understood = understood(&live);
+        understood(&live, &mut out);
         state.players.get_mut(player).expect("checked above").live = live;
     }
     out
@@ -173,17 +173,15 @@ fn read_list(
     }
 }
 
-fn understood(live: &Live) -> Vec<String> {
-    let mut out = Vec::new();
-    match &live.vote {
-        Some(v) => out.push(format!("vote: {v}")),
-        None => out.push("vote: none (your missing vote applies)".into()),
-    }
+fn understood(live: &Live, out: &mut Outcome) {
+    out.understand(|| match &live.vote {
+        Some(v) => format!("vote: {v}"),
+        None => "vote: none (your missing vote applies)".into(),
+    });
     if !live.idol.is_empty() {
-        out.push(format!("idol played for: {}", PlayerId::join(&live.idol)));
+        out.understand(|| format!("idol played for: {}", PlayerId::join(&live.idol)));
     }
     if !live.extra_vote.is_empty() {
-        out.push(format!("extra vote: {}", PlayerId::join(&live.extra_vote)));
+        out.understand(|| format!("extra vote: {}", PlayerId::join(&live.extra_vote)));
     }
-    out
 }
