@@ -41,10 +41,15 @@ pub struct Writer {
 }
 
 impl Writer {
+    /// A writer for a one- or two-line submission.
     pub fn new() -> Writer {
+        Writer::with_capacity(96)
+    }
+
+    /// A writer whose text will hold about `bytes` without growing.
+    pub fn with_capacity(bytes: usize) -> Writer {
         Writer {
-            // a bot's submission fits (a reallocation or two for Final Ritual's)
-            source: String::with_capacity(96),
+            source: String::with_capacity(bytes),
             line: 1,
             ..Writer::default()
         }

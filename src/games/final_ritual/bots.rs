@@ -10,7 +10,7 @@
 
 use super::FinalRitual;
 use super::cards::{Effect, Goal, Oracle, Resource, Role, Targets};
-use super::state::State;
+use super::state::{PlayerState, State};
 use crate::doc::Choice;
 use crate::player_id::PlayerId;
 
@@ -49,7 +49,8 @@ fn submission(
     give: &[&str],
     take: &[&str],
 ) -> Writer {
-    let mut w = Writer::new();
+    // three lists of resources, up to two oracles with their targets, the refused
+    let mut w = Writer::with_capacity(320);
     w.strs("dedicate", dedicate);
     w.item("announce", &Item::List(announce));
     w.section("respond");
@@ -94,28 +95,29 @@ fn random(state: &State, me: &PlayerId, rng: &mut BotRng) -> Writer {
 
 fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> Writer {
     let p = &state.players[me];
-    let living = state.living();
-    let others: Vec<&PlayerId> = living.iter().filter(|x| *x != me).collect();
+    // The other living players with their public state, in seat order (what `living` gives,
+    // in the same pass that finds their seats and marks).
+    let mut others: Vec<(&PlayerId, &PlayerState)> = state
+        .players
+        .iter()
+        .filter(|(id, q)| q.alive && *id != me)
+        .collect();
     if others.is_empty() {
         let mut w = Writer::new();
         w.strs("dedicate", &names(&RESOURCES));
         return w;
     }
-    let seat_of = |id: &PlayerId| state.players[id].seat;
+    others.sort_unstable_by_key(|(id, q)| (q.seat, *id));
     let seats = state.players.len() as u32;
     let mut after = others.clone();
-    after.sort_by_key(|x| (seat_of(x) + seats - p.seat) % seats);
-    let marks = |id: &PlayerId| state.players[id].marks;
+    after.sort_by_key(|(_, q)| (q.seat + seats - p.seat) % seats);
     // The most-marked player, ties drawn at random (not by seat: that would make one seat
     // everyone's target and show up as a seat effect of the game).
-    let most = others.iter().map(|x| marks(x)).max().unwrap_or(0);
-    let tied: Vec<&PlayerId> = others
-        .iter()
-        .copied()
-        .filter(|x| marks(x) == most)
-        .collect();
-    let victim = *tied.choose(rng).expect("someone else lives");
-    let next = after[0];
+    let most = others.iter().map(|(_, q)| q.marks).max().unwrap_or(0);
+    let tied: Vec<&(&PlayerId, &PlayerState)> =
+        others.iter().filter(|(_, q)| q.marks == most).collect();
+    let (victim, victim_state) = **tied.choose(rng).expect("someone else lives");
+    let next = after[0].0;
     let (mine, rest): (Option<Resource>, Vec<Resource>) = match p.role.goal() {
         Goal::Altar(r) | Goal::Hand(r) => {
             (Some(r), RESOURCES.into_iter().filter(|x| *x != r).collect())
@@ -136,7 +138,7 @@ fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> Writer {
     let (dedicate, give, take, refuse) = match p.role.goal() {
         Goal::Altar(_) => (with(true), with(false), with(false), Vec::new()),
         Goal::Hand(_) => {
-            let refuse = if p.marks == 0 && marks(victim) > 0 {
+            let refuse = if p.marks == 0 && victim_state.marks > 0 {
                 vec![victim.as_str()]
             } else {
                 Vec::new()
@@ -150,7 +152,7 @@ fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> Writer {
             Vec::new(),
         ),
     };
-    let last = after[after.len() - 1];
+    let last = after[after.len() - 1].0;
     let wanted = announcements(p, me, Aims { next, victim, last }, mine);
     submission(
         &names(&dedicate),

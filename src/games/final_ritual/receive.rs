@@ -33,7 +33,6 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) 
     }
     out.problems
         .extend(doc.root().unknown_keys(KEYS, "a Final Ritual submission"));
-    let others: Vec<PlayerId> = state.living().into_iter().filter(|p| p != player).collect();
     let mut plan = Orders {
         dedicate: dedicate(doc.get("dedicate"), &mut out),
         announce: announce(state, player, doc.get("announce"), &mut out),
@@ -41,7 +40,7 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) 
     };
     if let Some(node) = doc.get("respond") {
         match node.as_table("respond") {
-            Ok(table) => respond(table, &others, &mut plan, &mut out),
+            Ok(table) => respond(table, state, player, &mut plan, &mut out),
             Err(p) => out.problems.push(p),
         }
     }
@@ -243,7 +242,7 @@ fn entry(
     Ok(a)
 }
 
-fn respond(table: &Table, others: &[PlayerId], plan: &mut Orders, out: &mut Outcome) {
+fn respond(table: &Table, state: &State, player: &PlayerId, plan: &mut Orders, out: &mut Outcome) {
     out.problems
         .extend(table.unknown_keys(&["refuse", "give", "take"], "[respond]"));
     if let Some(node) = table.get("refuse") {
@@ -251,14 +250,14 @@ fn respond(table: &Table, others: &[PlayerId], plan: &mut Orders, out: &mut Outc
             Err(p) => out.problems.push(p),
             Ok(items) => {
                 for (item, text) in items {
-                    match PlayerId::named(text).filter(|id| others.contains(id)) {
+                    match PlayerId::named(text).filter(|id| id != player && state.is_alive(id)) {
                         Some(id) if !plan.refuse.contains(&id) => plan.refuse.push(id),
                         Some(_) => {}
                         None => out.problems.push(Problem::at(
                             item.pos,
                             format!(
                                 "respond.refuse: \"{text}\" is not another living player; one of {}",
-                                PlayerId::join(others)
+                                PlayerId::join(&others(state, player))
                             ),
                         )),
                     }
@@ -266,9 +265,12 @@ fn respond(table: &Table, others: &[PlayerId], plan: &mut Orders, out: &mut Outc
             }
         }
     }
-    for (key, list) in [("give", &mut plan.give), ("take", &mut plan.take)] {
+    for (key, path, list) in [
+        ("give", "respond.give", &mut plan.give),
+        ("take", "respond.take", &mut plan.take),
+    ] {
         let Some(node) = table.get(key) else { continue };
-        let items = match strings(node, &format!("respond.{key}")) {
+        let items = match strings(node, path) {
             Ok(items) => items,
             Err(p) => {
                 out.problems.push(p);
@@ -280,15 +282,20 @@ fn respond(table: &Table, others: &[PlayerId], plan: &mut Orders, out: &mut Outc
                 Some(r) if !list.contains(&r) => list.push(r),
                 Some(r) => out.problems.push(Problem::at(
                     item.pos,
-                    format!("respond.{key}: {} is listed twice", r.name()),
+                    format!("{path}: {} is listed twice", r.name()),
                 )),
                 None => out.problems.push(Problem::at(
                     item.pos,
-                    format!("respond.{key}: \"{text}\" is not wine, gems or gold"),
+                    format!("{path}: \"{text}\" is not wine, gems or gold"),
                 )),
             }
         }
     }
+}
+
+/// The living players other than `player`, in seat order: whom `[respond] refuse` may name.
+fn others(state: &State, player: &PlayerId) -> Vec<PlayerId> {
+    state.living().into_iter().filter(|p| p != player).collect()
 }
 
 /// The plan in words, for the acknowledgement.

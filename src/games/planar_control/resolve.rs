@@ -70,23 +70,23 @@ struct Divination {
 /// Control of a plane (spec ruling 3): the most numerous alignment; a tie of two goes to the
 /// stronger; a three-way tie is nobody's.
 pub fn control(state: &State, plane: Plane) -> Option<Alignment> {
-    let mut counts: BTreeMap<Alignment, usize> = BTreeMap::new();
+    let mut counts = [0usize; Alignment::ALL.len()];
     for p in state
         .players
         .values()
         .filter(|p| p.plane == plane && !p.left)
     {
-        *counts.entry(p.alignment).or_default() += 1;
+        counts[p.alignment as usize] += 1;
     }
-    let top = counts.values().copied().max()?;
-    let leaders: Vec<Alignment> = counts
+    let top = counts.iter().copied().max().filter(|n| *n > 0)?;
+    let mut leaders = Alignment::ALL
         .iter()
-        .filter(|(_, n)| **n == top)
-        .map(|(a, _)| *a)
-        .collect();
-    match leaders.as_slice() {
-        [one] => Some(*one),
-        [a, b] => Some(Alignment::stronger(*a, *b)),
+        .zip(counts)
+        .filter(|(_, n)| *n == top)
+        .map(|(a, _)| *a);
+    match (leaders.next(), leaders.next(), leaders.next()) {
+        (Some(one), None, _) => Some(one),
+        (Some(a), Some(b), None) => Some(Alignment::stronger(a, b)),
         _ => None,
     }
 }
