@@ -169,7 +169,9 @@ impl Table {
     }
 
     /// One problem per key that is not in `allowed`, with a suggestion when one is close.
-    pub fn unknown_keys(&self, allowed: &[&str], what: &str) -> Vec<Problem> {
+    /// A problem for each key not in `allowed`; `what` names the table in the hint (written
+    /// only when there is a problem: `format_args!` costs nothing on a good file).
+    pub fn unknown_keys(&self, allowed: &[&str], what: impl std::fmt::Display) -> Vec<Problem> {
         self.entries()
             .filter(|(k, _)| !allowed.contains(k))
             .map(|(k, e)| {

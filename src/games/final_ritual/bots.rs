@@ -118,22 +118,18 @@ fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> Writer {
         others.iter().filter(|(_, q)| q.marks == most).collect();
     let (victim, victim_state) = **tied.choose(rng).expect("someone else lives");
     let next = after[0].0;
-    let (mine, rest): (Option<Resource>, Vec<Resource>) = match p.role.goal() {
-        Goal::Altar(r) | Goal::Hand(r) => {
-            (Some(r), RESOURCES.into_iter().filter(|x| *x != r).collect())
-        }
-        Goal::Execution => (None, RESOURCES.to_vec()),
+    let mine = match p.role.goal() {
+        Goal::Altar(r) | Goal::Hand(r) => Some(r),
+        Goal::Execution => None,
     };
-    let with = |first: bool| -> Vec<Resource> {
-        let mut order = rest.clone();
-        if let Some(m) = mine {
-            if first {
-                order.insert(0, m);
-            } else {
-                order.push(m);
-            }
-        }
-        order
+    // The resources' names, the bot's own first or last, the others in their order.
+    let with = |first: bool| -> Vec<&'static str> {
+        let (lead, tail) = if first { (mine, None) } else { (None, mine) };
+        lead.into_iter()
+            .chain(RESOURCES.into_iter().filter(|r| Some(*r) != mine))
+            .chain(tail)
+            .map(|r| r.name())
+            .collect()
     };
     let (dedicate, give, take, refuse) = match p.role.goal() {
         Goal::Altar(_) => (with(true), with(false), with(false), Vec::new()),
@@ -145,22 +141,11 @@ fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> Writer {
             };
             (with(false), with(false), with(true), refuse)
         }
-        Goal::Execution => (
-            RESOURCES.to_vec(),
-            RESOURCES.to_vec(),
-            RESOURCES.to_vec(),
-            Vec::new(),
-        ),
+        Goal::Execution => (with(true), with(true), with(true), Vec::new()),
     };
     let last = after[after.len() - 1].0;
     let wanted = announcements(p, me, Aims { next, victim, last }, mine);
-    submission(
-        &names(&dedicate),
-        wanted,
-        &refuse,
-        &names(&give),
-        &names(&take),
-    )
+    submission(&dedicate, wanted, &refuse, &give, &take)
 }
 
 /// Whom the greedy bot's oracles aim at: the next living player in seat order, the most-marked

@@ -186,13 +186,14 @@ fn entry(
         Targets::Nobody => &["oracle"],
     };
     if let Some(p) = table
-        .unknown_keys(keys, &format!("an entry for {}", oracle.name()))
+        .unknown_keys(keys, format_args!("an entry for {}", oracle.name()))
         .into_iter()
         .next()
     {
         return Err(p);
     }
-    let living = state.living();
+    // (the living are listed only in a problem; a target is checked alone)
+    let living = || PlayerId::join(&state.living());
     let target = |key: &str| -> Result<PlayerId, Problem> {
         let node = table.get(key).ok_or_else(|| {
             Problem::at(
@@ -205,19 +206,19 @@ fn entry(
                         .map(|k| format!("{k} = \"…\""))
                         .collect::<Vec<_>>()
                         .join(", "),
-                    PlayerId::join(&living)
+                    living()
                 ),
             )
         })?;
         let text = node.as_str(key)?;
         PlayerId::named(text)
-            .filter(|id| living.contains(id))
+            .filter(|id| state.is_alive(id))
             .ok_or_else(|| {
                 Problem::at(
                     node.pos,
                     format!(
                         "{key}: \"{text}\" is not a living player; one of {}",
-                        PlayerId::join(&living)
+                        living()
                     ),
                 )
             })

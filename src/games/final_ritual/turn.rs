@@ -319,7 +319,8 @@ impl Table {
             forced,
         });
         let oracle = a.oracle;
-        let order = self.state.clockwise_from(id);
+        // every player clockwise from the announcer: whom an order to all reaches, in turn
+        let order = || self.state.clockwise_from(id);
         match oracle.effect() {
             Effect::Give(n, what) => {
                 let (Some(from), Some(to)) = (a.from, a.to) else {
@@ -329,7 +330,7 @@ impl Table {
             }
             Effect::AllGive => {
                 let Some(to) = a.to else { return };
-                for p in &order {
+                for p in &order() {
                     if *p != to && self.state.is_alive(p) && !self.state.finished {
                         self.give(id, oracle, p, &to, 1, None);
                     }
@@ -341,7 +342,7 @@ impl Table {
                 }
             }
             Effect::AllDedicate => {
-                for p in &order {
+                for p in &order() {
                     if self.state.is_alive(p) && !self.state.finished {
                         self.offer(id, oracle, p, 1, None);
                     }
@@ -353,7 +354,7 @@ impl Table {
                 }
             }
             Effect::AllTake => {
-                for p in &order {
+                for p in &order() {
                     if self.state.is_alive(p) && !self.state.finished {
                         self.take(id, oracle, p, 1);
                     }
