@@ -7,7 +7,7 @@ use super::race::{self, Move, Track};
 use super::standings::{Standings, finish};
 use super::state::{CANDLE_PRICE, CandlePlan, Gift, Live, Orbs, Placement, State};
 use crate::doc::Choice;
-use crate::games::{PrivatePart, Resolution, RoundResult, to_table};
+use crate::games::{PrivatePart, Resolution, RoundResult, player_table, to_table};
 use crate::player_id::PlayerId;
 use crate::rng::{self, GameRng};
 use rand::RngExt;
@@ -30,8 +30,8 @@ struct Public {
     places: BTreeMap<God, String>,
     finished_now: Vec<God>,
     spaces: BTreeMap<God, u32>,
-    /// Where every player is for the next round.
-    meadows: BTreeMap<PlayerId, God>,
+    // `meadows`, where every player is for the next round, is put into the table after
+    // (`player_table`: it grows with the players).
     defaults: Vec<PlayerId>,
     /// The track after the round, two lines of text (spaces; gods on them).
     picture: Vec<String>,
@@ -306,11 +306,6 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
             .collect(),
         finished_now: Vec::new(),
         spaces: next.gods.clone(),
-        meadows: next
-            .players
-            .iter()
-            .map(|(id, p)| (id.clone(), p.meadow))
-            .collect(),
         defaults: state
             .players
             .keys()
@@ -341,14 +336,23 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
         .map(|((id, p), before)| (id.clone(), p.garnets - before.garnets))
         .collect();
     let private = private_reports(&next, record.private, &garnets, public.r#final.as_ref());
+    let public = announcement(&public, &next);
     Resolution {
         state: next,
         result: RoundResult {
-            public: to_table(&public),
+            public,
             private,
             garnets,
         },
     }
+}
+
+/// `[public]`: the announcement, with where every player is for the next round.
+fn announcement(public: &Public, next: &State) -> toml::Table {
+    let mut table = to_table(public);
+    let meadows = next.players.iter().map(|(id, p)| (id, p.meadow.name()));
+    table.insert("meadows".into(), player_table(meadows));
+    table
 }
 
 /// Each player's private part: the round's notes, then what they hold and send next, and at the

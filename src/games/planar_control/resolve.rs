@@ -299,23 +299,22 @@ fn finish_round(
         public.next_round = Some(next.round);
     }
     public.next_phase = next.phase;
+    // (a round moves no one in or out: the two maps hold the same ids, in the same order)
+    let garnets: BTreeMap<PlayerId, i64> = next
+        .players
+        .iter()
+        .zip(state.players.values())
+        .map(|((id, now), was)| (id.clone(), now.garnets - was.garnets))
+        .collect();
     let mut private = BTreeMap::new();
-    let mut garnets = BTreeMap::new();
-    for id in state.players.keys() {
-        let change = next.players[id].garnets - state.players[id].garnets;
-        garnets.insert(id.clone(), change);
-        if !detail.reports() {
-            continue;
+    if detail.reports() {
+        for ((id, was), change) in state.players.iter().zip(garnets.values()) {
+            let mut note = private_of(state, &next, id, Some(*change));
+            if state.phase == Phase::Main {
+                note.divination = was.live.divine.clone().map(|pair| divination(state, pair));
+            }
+            private.insert(id.clone(), PrivatePart::typed(note));
         }
-        let mut note = private_of(state, &next, id, Some(change));
-        if state.phase == Phase::Main {
-            note.divination = state.players[id]
-                .live
-                .divine
-                .clone()
-                .map(|pair| divination(state, pair));
-        }
-        private.insert(id.clone(), PrivatePart::typed(note));
     }
     for p in next.players.values_mut() {
         p.live = Live::default();
