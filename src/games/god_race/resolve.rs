@@ -54,24 +54,26 @@ struct Final {
     left: Vec<PlayerId>,
 }
 
+/// One player's report of the round. Its lists of orbs and candles are held inline (`Orbs`):
+/// a 100,000-player round builds 100,000 of these.
 #[derive(Serialize)]
 struct Private {
-    support: Vec<God>,
+    support: Orbs,
     /// Parts chosen at random for this player this round, in words.
     defaulted: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     placed: Option<Placement>,
-    lit: Vec<God>,
-    bought: Vec<God>,
+    lit: Orbs,
+    bought: Orbs,
     gave: Vec<Gift>,
-    received: Vec<God>,
+    received: Orbs,
     garnets: i64,
     garnets_change: i64,
     /// The next round: meadow, hand, candles.
     meadow: God,
-    hand: Vec<God>,
-    candles: Vec<God>,
-    next_meadows: Vec<God>,
+    hand: Orbs,
+    candles: Orbs,
+    next_meadows: Orbs,
     max_buy: i64,
     playing: bool,
     /// At the end: this player's score, Tokens, and standing.
@@ -85,19 +87,19 @@ struct Private {
 impl Private {
     fn new(meadow: God) -> Private {
         Private {
-            support: Vec::new(),
+            support: Orbs::new(),
             defaulted: Vec::new(),
             placed: None,
-            lit: Vec::new(),
-            bought: Vec::new(),
+            lit: Orbs::new(),
+            bought: Orbs::new(),
             gave: Vec::new(),
-            received: Vec::new(),
+            received: Orbs::new(),
             garnets: 0,
             garnets_change: 0,
             meadow,
-            hand: Vec::new(),
-            candles: Vec::new(),
-            next_meadows: Vec::new(),
+            hand: Orbs::new(),
+            candles: Orbs::new(),
+            next_meadows: Orbs::new(),
             max_buy: 0,
             playing: false,
             score: None,
@@ -262,8 +264,8 @@ impl Notes for Record {
     }
     fn candles(&mut self, i: usize, plan: &CandlePlan) {
         let note = &mut self.private[i];
-        note.lit = plan.light.to_vec();
-        note.bought = plan.buy.to_vec();
+        note.lit = plan.light.iter().copied().collect();
+        note.bought = plan.buy.iter().copied().collect();
         note.gave = plan.give.clone();
     }
     fn received(&mut self, to: &PlayerId, candle: God) {
@@ -363,16 +365,18 @@ fn private_reports(
     garnets: &BTreeMap<PlayerId, i64>,
     last: Option<&Final>,
 ) -> BTreeMap<PlayerId, PrivatePart> {
+    // (the notes and the garnets are in id order, as the players are)
     next.players
         .iter()
         .zip(notes)
-        .map(|((id, p), mut note)| {
-            note.support = p.support.clone();
+        .zip(garnets.values())
+        .map(|(((id, p), mut note), change)| {
+            note.support = Orbs::from_slice(&p.support);
             note.garnets = p.garnets;
-            note.garnets_change = garnets[id];
+            note.garnets_change = *change;
             note.meadow = p.meadow;
-            note.hand = p.hand.clone();
-            note.candles = p.candles.clone();
+            note.hand = Orbs::from_slice(&p.hand);
+            note.candles = Orbs::from_slice(&p.candles);
             note.next_meadows = God::ALL
                 .iter()
                 .copied()
