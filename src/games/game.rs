@@ -340,6 +340,24 @@ pub(crate) fn to_table<T: Serialize>(value: &T) -> toml::Table {
     toml::Table::try_from(value).expect("result structs serialize to tables")
 }
 
+/// `[garnets]`: each player's change over a round, from the players before and after it (a
+/// round moves no one in or out: the two maps hold the same ids, read side by side in order).
+pub(crate) fn garnet_changes<P>(
+    before: &BTreeMap<PlayerId, P>,
+    after: &BTreeMap<PlayerId, P>,
+    garnets: impl Fn(&P) -> i64,
+) -> BTreeMap<PlayerId, i64> {
+    debug_assert!(
+        before.keys().eq(after.keys()),
+        "a round changed the players"
+    );
+    after
+        .iter()
+        .zip(before.values())
+        .map(|((id, now), was)| (id.clone(), garnets(now) - garnets(was)))
+        .collect()
+}
+
 /// A map keyed by player, from entries in id order, as the table result.toml holds: for the
 /// part of an announcement that grows with the players. Serde's path to a table inserts every
 /// entry alone (a search of the tree for each of 100,000 keys); this builds it in one pass, the

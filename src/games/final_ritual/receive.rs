@@ -196,19 +196,10 @@ fn entry(
     let living = || PlayerId::join(&state.living());
     let target = |key: &str| -> Result<PlayerId, Problem> {
         let node = table.get(key).ok_or_else(|| {
-            Problem::at(
-                item.pos,
-                format!(
-                    "{}: needs {}; one of {}",
-                    oracle.name(),
-                    keys[1..]
-                        .iter()
-                        .map(|k| format!("{k} = \"…\""))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    living()
-                ),
-            )
+            let needs = keys[1..].iter().map(|k| format!("{k} = \"…\""));
+            let needs = needs.collect::<Vec<_>>().join(", ");
+            let message = format!("{}: needs {needs}; one of {}", oracle.name(), living());
+            Problem::at(item.pos, message)
         })?;
         let text = node.as_str(key)?;
         PlayerId::named(text)

@@ -7,7 +7,7 @@ use super::race::{self, Move, Track};
 use super::standings::{Standings, finish};
 use super::state::{CANDLE_PRICE, CandlePlan, Gift, Live, Orbs, Placement, State};
 use crate::doc::Choice;
-use crate::games::{PrivatePart, Resolution, RoundResult, player_table, to_table};
+use crate::games::{PrivatePart, Resolution, RoundResult, garnet_changes, player_table, to_table};
 use crate::player_id::PlayerId;
 use crate::rng::{self, GameRng};
 use rand::RngExt;
@@ -331,12 +331,7 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
         public.moves = race.log.moves;
         public.finished_now = race.log.finished;
     }
-    let garnets: BTreeMap<PlayerId, i64> = next
-        .players
-        .iter()
-        .zip(state.players.values())
-        .map(|((id, p), before)| (id.clone(), p.garnets - before.garnets))
-        .collect();
+    let garnets = garnet_changes(&state.players, &next.players, |p| p.garnets);
     let private = private_reports(&next, record.private, &garnets, public.r#final.as_ref());
     let public = announcement(&public, &next);
     Resolution {

@@ -4,7 +4,7 @@
 
 use super::state::{Alignment, Live, Phase, Plane, State};
 use crate::doc::Choice;
-use crate::games::{Detail, PrivatePart, Resolution, RoundResult};
+use crate::games::{Detail, PrivatePart, Resolution, RoundResult, garnet_changes};
 use crate::player_id::PlayerId;
 use crate::rng;
 use rand::seq::IndexedRandom;
@@ -299,13 +299,7 @@ fn finish_round(
         public.next_round = Some(next.round);
     }
     public.next_phase = next.phase;
-    // (a round moves no one in or out: the two maps hold the same ids, in the same order)
-    let garnets: BTreeMap<PlayerId, i64> = next
-        .players
-        .iter()
-        .zip(state.players.values())
-        .map(|((id, now), was)| (id.clone(), now.garnets - was.garnets))
-        .collect();
+    let garnets = garnet_changes(&state.players, &next.players, |p| p.garnets);
     let mut private = BTreeMap::new();
     if detail.reports() {
         for ((id, was), change) in state.players.iter().zip(garnets.values()) {
