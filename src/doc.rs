@@ -168,9 +168,9 @@ impl Table {
         self.entries.iter().map(|(k, e)| (k.as_str(), e))
     }
 
-    /// One problem per key that is not in `allowed`, with a suggestion when one is close.
-    /// A problem for each key not in `allowed`; `what` names the table in the hint (written
-    /// only when there is a problem: `format_args!` costs nothing on a good file).
+    /// One problem per key that is not in `allowed`, with a suggestion when one is close;
+    /// `what` names the table in the hint, and is written only when there is a problem (a
+    /// caller may pass `format_args!`, which costs nothing on a good file).
     pub fn unknown_keys(&self, allowed: &[&str], what: impl std::fmt::Display) -> Vec<Problem> {
         self.entries()
             .filter(|(k, _)| !allowed.contains(k))
