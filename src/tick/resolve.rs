@@ -86,9 +86,14 @@ pub(super) fn resolve_round<G: Game>(
         None
     } else {
         let text = std::thread::scope(|scope| {
-            let text = scope.spawn(|| next.to_text());
+            // (if no thread can be had, the text is made here, after the reports)
+            let early = std::thread::Builder::new().spawn_scoped(scope, || next.to_text());
             publish::<G>(mail, renderer, &result, false, dated)?;
-            Ok::<_, crate::error::Error>(text.join().expect("state.toml's text"))
+            let text = match early {
+                Ok(thread) => thread.join().expect("state.toml's text"),
+                Err(_) => next.to_text(),
+            };
+            Ok::<_, crate::error::Error>(text)
         })?;
         // A big result (a tree per player) is freed on a thread of its own while the tick
         // writes; a process that exits first leaves that to the system. (If no thread can be

@@ -95,19 +95,13 @@ fn random(state: &State, me: &PlayerId, rng: &mut BotRng) -> Writer {
 
 fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> Writer {
     let p = &state.players[me];
-    // The other living players with their public state, in seat order (what `living` gives,
-    // in the same pass that finds their seats and marks).
-    let mut others: Vec<(&PlayerId, &PlayerState)> = state
-        .players
-        .iter()
-        .filter(|(id, q)| q.alive && *id != me)
-        .collect();
+    // The other living players with their public state (seats, marks), in seat order.
+    let others = state.in_seat_order(|id, q| q.alive && id != me);
     if others.is_empty() {
         let mut w = Writer::new();
         w.strs("dedicate", &names(&RESOURCES));
         return w;
     }
-    others.sort_unstable_by_key(|(id, q)| (q.seat, *id));
     let seats = state.players.len() as u32;
     let mut after = others.clone();
     after.sort_by_key(|(_, q)| (q.seat + seats - p.seat) % seats);

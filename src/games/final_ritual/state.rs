@@ -189,22 +189,27 @@ pub struct Orders {
     pub valid: bool,
 }
 
+/// The ids of `players`, in their order.
+fn ids(players: Vec<(&PlayerId, &PlayerState)>) -> Vec<PlayerId> {
+    players.into_iter().map(|(id, _)| id.clone()).collect()
+}
+
 impl State {
     /// Player ids in seat order (clockwise from seat 1).
     pub fn seats(&self) -> Vec<PlayerId> {
-        self.in_seat_order(|_| true)
+        ids(self.in_seat_order(|_, _| true))
     }
 
-    /// The ids of the players `keep` keeps, in seat order: one pass over the players, no lookup.
-    fn in_seat_order(&self, keep: impl Fn(&PlayerState) -> bool) -> Vec<PlayerId> {
-        let mut ids: Vec<(u32, &PlayerId)> = self
-            .players
-            .iter()
-            .filter(|(_, p)| keep(p))
-            .map(|(id, p)| (p.seat, id))
-            .collect();
-        ids.sort_unstable();
-        ids.into_iter().map(|(_, id)| id.clone()).collect()
+    /// The players `keep` keeps, with their states, in seat order: one pass over the players,
+    /// no lookup.
+    pub fn in_seat_order(
+        &self,
+        keep: impl Fn(&PlayerId, &PlayerState) -> bool,
+    ) -> Vec<(&PlayerId, &PlayerState)> {
+        let mut players: Vec<(&PlayerId, &PlayerState)> =
+            self.players.iter().filter(|(id, p)| keep(id, p)).collect();
+        players.sort_unstable_by_key(|(id, p)| (p.seat, *id));
+        players
     }
 
     /// The first player clockwise from `from` (`from` included; seat order if `from` has no
@@ -248,7 +253,7 @@ impl State {
     }
 
     pub fn living(&self) -> Vec<PlayerId> {
-        self.in_seat_order(|p| p.alive)
+        ids(self.in_seat_order(|_, p| p.alive))
     }
 
     /// Ruling 17: a seat that leaves is out of the game from the start of the round's turns:

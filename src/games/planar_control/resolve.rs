@@ -70,13 +70,15 @@ struct Divination {
 /// Control of a plane (spec ruling 3): the most numerous alignment; a tie of two goes to the
 /// stronger; a three-way tie is nobody's.
 pub fn control(state: &State, plane: Plane) -> Option<Alignment> {
+    // counts[i]: players of `Alignment::ALL[i]`
     let mut counts = [0usize; Alignment::ALL.len()];
     for p in state
         .players
         .values()
         .filter(|p| p.plane == plane && !p.left)
     {
-        counts[p.alignment as usize] += 1;
+        let slot = Alignment::ALL.iter().position(|a| *a == p.alignment);
+        counts[slot.expect("every alignment is in ALL")] += 1;
     }
     let top = counts.iter().copied().max().filter(|n| *n > 0)?;
     let mut leaders = Alignment::ALL
