@@ -121,19 +121,19 @@ fn first_version(
     (text, first, allowed)
 }
 
-/// The room a Peek answer names ("Peek on bob: bob's initial room this round is the Attic.").
+/// The room a Peek answer names ("Peek on bob: bob's initial room this round is the Attic."):
+/// the answer's last word, read from the end (a search for the phrase from the start costs
+/// more than the rest of a best-response bot's round).
 fn peeked_room(answer: &str) -> Option<Room> {
-    let (_, rest) = answer.split_once("initial room this round is the ")?;
-    Room::ALL
-        .iter()
-        .copied()
-        .find(|r| rest.starts_with(r.title()))
+    let (said, room) = answer.strip_suffix('.')?.rsplit_once(' ')?;
+    if !said.ends_with("initial room this round is the") {
+        return None;
+    }
+    Room::ALL.iter().copied().find(|r| r.title() == room)
 }
 
 /// The allowed rooms with the best chance of scoring, given the rooms of `known` others and
-/// `unknown` others choosing uniformly at random, on the table for `players`. Counts every way
-/// the unknown players can split over the three rooms, weighted by how many assignments give
-/// that split.
+/// `unknown` others choosing uniformly at random, on the table for `players`.
 fn best_rooms(allowed: &[Room], known: &[Room], unknown: usize, players: usize) -> Vec<Room> {
     let Some(table) = table_for(players) else {
         return allowed.to_vec();
@@ -142,28 +142,77 @@ fn best_rooms(allowed: &[Room], known: &[Room], unknown: usize, players: usize) 
     for r in known {
         base[*r as usize] += 1;
     }
+    let weight = match odds(players) {
+        Some(all) if known.len() + unknown + 1 == players => all[odds_index(base)],
+        _ => room_weights(table, base, unknown),
+    };
+    let top = allowed
+        .iter()
+        .map(|r| weight[*r as usize])
+        .max()
+        .unwrap_or(0);
+    allowed
+        .iter()
+        .copied()
+        .filter(|r| weight[*r as usize] == top)
+        .collect()
+}
+
+/// For each room (`Room::ALL` order), in how many of the ways `unknown` players can choose a
+/// room the player joining it scores, with `base` players known in each: every split of the
+/// unknown players over the three rooms, weighted by how many assignments give that split.
+fn room_weights(table: &[Row], base: [usize; 3], unknown: usize) -> [usize; 3] {
     let factorial = |n: usize| (1..=n).product::<usize>().max(1);
     let mut weight = [0usize; 3];
     for a in 0..=unknown {
         for b in 0..=unknown - a {
             let c = unknown - a - b;
             let ways = factorial(unknown) / (factorial(a) * factorial(b) * factorial(c));
-            for (k, mine) in allowed.iter().enumerate() {
+            for (mine, w) in weight.iter_mut().enumerate() {
                 let mut sizes = [base[0] + a, base[1] + b, base[2] + c];
-                sizes[*mine as usize] += 1;
-                if scores(table, sizes, *mine as usize) {
-                    weight[k] += ways;
+                sizes[mine] += 1;
+                if scores(table, sizes, mine) {
+                    *w += ways;
                 }
             }
         }
     }
-    let top = weight[..allowed.len()].iter().copied().max().unwrap_or(0);
-    allowed
-        .iter()
-        .zip(&weight)
-        .filter(|(_, w)| **w == top)
-        .map(|(r, _)| *r)
-        .collect()
+    weight
+}
+
+/// The most players a room can hold in a game with a table (`odds_index`).
+const MOST: usize = 6;
+
+fn odds_index(base: [usize; 3]) -> usize {
+    (base[0] * (MOST + 1) + base[1]) * (MOST + 1) + base[2]
+}
+
+/// `room_weights` of every way the other `players - 1` players can be split between known
+/// rooms and unknown, by `odds_index` of the known: worked out once per table, since every
+/// best-response bot asks it every round of every game.
+fn odds(players: usize) -> Option<&'static [[usize; 3]]> {
+    use std::sync::OnceLock;
+    static FIVE: OnceLock<Vec<[usize; 3]>> = OnceLock::new();
+    static SIX: OnceLock<Vec<[usize; 3]>> = OnceLock::new();
+    let cell = match players {
+        5 => &FIVE,
+        6 => &SIX,
+        _ => return None,
+    };
+    let table = table_for(players)?;
+    Some(cell.get_or_init(|| {
+        let mut all = vec![[0; 3]; (MOST + 1).pow(3)];
+        let others = players - 1;
+        for a in 0..=others {
+            for b in 0..=others - a {
+                for c in 0..=others - a - b {
+                    let base = [a, b, c];
+                    all[odds_index(base)] = room_weights(table, base, others - a - b - c);
+                }
+            }
+        }
+        all
+    }))
 }
 
 /// Whether the players of room `mine` score when the rooms hold `sizes`: the rules' table, read
@@ -242,6 +291,36 @@ mod tests {
             peeked_room("Peek on bob: not used. Nothing was paid."),
             None
         );
+        assert_eq!(
+            peeked_room("Peek on bob: bob's initial room this round is the Kitchen."),
+            None
+        );
+    }
+
+    /// The odds worked out once are the odds worked out on the spot, for every way the other
+    /// players can be split between known rooms and unknown (no two splits share an entry).
+    #[test]
+    fn odds_worked_out_once_are_the_odds_of_each_split() {
+        for players in [5, 6] {
+            let table = table_for(players).unwrap();
+            let all = odds(players).unwrap();
+            let mut splits = 0;
+            for a in 0..players {
+                for b in 0..players - a {
+                    for c in 0..players - a - b {
+                        let unknown = players - 1 - a - b - c;
+                        assert_eq!(
+                            all[odds_index([a, b, c])],
+                            room_weights(table, [a, b, c], unknown),
+                            "{players} players, known {a}/{b}/{c}"
+                        );
+                        splits += 1;
+                    }
+                }
+            }
+            assert_eq!(splits, (players..players + 3).product::<usize>() / 6);
+        }
+        assert_eq!(odds(7), None);
     }
 
     #[test]
