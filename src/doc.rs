@@ -9,6 +9,7 @@ use crate::problem::{LineIndex, Pos, Problem};
 mod writer;
 pub use writer::{Item, Writer};
 
+use compact_str::CompactString;
 use std::ops::Range;
 use toml::de::{DeTable, DeValue};
 
@@ -23,7 +24,7 @@ pub struct Doc {
 /// `BTreeMap` would make a node per table.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Table {
-    entries: Vec<(String, Entry)>,
+    entries: Vec<(CompactString, Entry)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -41,7 +42,7 @@ pub struct Node {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
-    String(String),
+    String(CompactString),
     Integer(i64),
     Float(f64),
     Boolean(bool),
@@ -141,7 +142,7 @@ pub(crate) fn bare_key(key: &str) -> bool {
 impl Table {
     /// The table of `entries`, each key once (the parser refuses a key given twice), in any
     /// order.
-    fn from_entries(mut entries: Vec<(String, Entry)>) -> Table {
+    fn from_entries(mut entries: Vec<(CompactString, Entry)>) -> Table {
         entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0), "a key twice");
         Table { entries }
@@ -152,7 +153,7 @@ impl Table {
     }
 
     /// Adds `key` (replacing an entry of the same key).
-    fn insert(&mut self, key: String, entry: Entry) {
+    fn insert(&mut self, key: CompactString, entry: Entry) {
         match self.find(&key) {
             Ok(i) => self.entries[i].1 = entry,
             Err(i) => self.entries.insert(i, (key, entry)),
@@ -269,7 +270,7 @@ fn convert_table(table: &DeTable<'_>, index: &LineIndex<'_>) -> Table {
                 key_pos: index.pos(k.span().start),
                 value: convert_value(v.get_ref(), v.span(), index),
             };
-            (k.get_ref().to_string(), entry)
+            (CompactString::from(k.get_ref().as_ref()), entry)
         })
         .collect();
     Table::from_entries(entries)
@@ -277,7 +278,7 @@ fn convert_table(table: &DeTable<'_>, index: &LineIndex<'_>) -> Table {
 
 fn convert_value(value: &DeValue<'_>, span: Range<usize>, index: &LineIndex<'_>) -> Node {
     let value = match value {
-        DeValue::String(s) => Value::String(s.to_string()),
+        DeValue::String(s) => Value::String(CompactString::from(s.as_ref())),
         DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
             Ok(n) => Value::Integer(n),
             Err(_) => Value::Float(f64::NAN),

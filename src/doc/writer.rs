@@ -17,13 +17,6 @@ pub enum Item<'a> {
     Inline(Vec<(&'static str, &'a str)>),
 }
 
-impl<'a> Item<'a> {
-    /// A list of strings.
-    pub fn strs<S: AsRef<str> + ?Sized + 'a>(items: impl IntoIterator<Item = &'a S>) -> Item<'a> {
-        Item::List(items.into_iter().map(|s| Item::Str(s.as_ref())).collect())
-    }
-}
-
 /// Writes `key = value` lines, then `[section]`s, keeping every key's and value's position.
 #[derive(Debug, Default, PartialEq)]
 pub struct Writer {
@@ -37,7 +30,12 @@ pub struct Writer {
     line: usize,
     root: Table,
     /// The `[section]` being written, if any.
-    section: Option<(String, Table, Pos, std::ops::Range<usize>)>,
+    section: Option<(
+        compact_str::CompactString,
+        Table,
+        Pos,
+        std::ops::Range<usize>,
+    )>,
 }
 
 impl Writer {
@@ -60,9 +58,12 @@ impl Writer {
         self.item(key, &Item::Str(value))
     }
 
-    /// `key = ["a", "b"]`.
+    /// `key = ["a", "b"]` (written straight from `values`, with no `Item` list in between: a
+    /// bot's every submission holds a few).
     pub fn strs<S: AsRef<str>>(&mut self, key: &str, values: &[S]) -> &mut Self {
-        self.item(key, &Item::strs(values))
+        self.entry(key, |w| {
+            w.list(values.len(), |w, i| w.value(&Item::Str(values[i].as_ref())))
+        })
     }
 
     /// `key = 3`.
@@ -73,11 +74,16 @@ impl Writer {
     /// `key = value`, one line, in the current section. Keys are bare TOML keys (a submission's
     /// own: `room`, `ember`), written as they are.
     pub fn item(&mut self, key: &str, value: &Item<'_>) -> &mut Self {
+        self.entry(key, |w| w.value(value))
+    }
+
+    /// `key = ` and the value `write` writes, as one line of the current section.
+    fn entry(&mut self, key: &str, write: impl FnOnce(&mut Writer) -> Node) -> &mut Self {
         debug_assert!(super::bare_key(key), "{key:?} is not a bare key");
         let key_pos = self.pos();
         self.source.push_str(key);
         self.source.push_str(" = ");
-        let value = self.value(value);
+        let value = write(self);
         self.source.push('\n');
         self.line += 1;
         self.line_start = self.source.len();
@@ -85,7 +91,7 @@ impl Writer {
             Some((_, table, ..)) => table,
             None => &mut self.root,
         };
-        table.insert(key.to_owned(), Entry { key_pos, value });
+        table.insert(key.into(), Entry { key_pos, value });
         self
     }
 
@@ -104,7 +110,7 @@ impl Writer {
         self.source.push('\n');
         self.line += 1;
         self.line_start = self.source.len();
-        self.section = Some((name.to_owned(), Table::default(), pos, span));
+        self.section = Some((name.into(), Table::default(), pos, span));
         self
     }
 
@@ -151,47 +157,57 @@ impl Writer {
         }
     }
 
-    fn value(&mut self, item: &Item<'_>) -> Node {
-        let pos = self.pos();
-        let start = self.source.len();
-        let value = match item {
-            Item::Str(s) => {
-                self.quoted(s);
-                Value::String((*s).to_owned())
-            }
-            Item::Int(n) => {
-                let _ = write!(self.source, "{n}");
-                Value::Integer(*n)
-            }
-            Item::List(items) => {
-                self.source.push('[');
-                let mut nodes = Vec::with_capacity(items.len());
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        self.source.push_str(", ");
-                    }
-                    nodes.push(self.value(item));
+    /// `[a, b]`: the `len` values `each` writes, by index.
+    fn list(&mut self, len: usize, mut each: impl FnMut(&mut Writer, usize) -> Node) -> Node {
+        self.node(|w| {
+            w.source.push('[');
+            let mut nodes = Vec::with_capacity(len);
+            for i in 0..len {
+                if i > 0 {
+                    w.source.push_str(", ");
                 }
-                self.source.push(']');
-                Value::Array(nodes)
+                nodes.push(each(w, i));
             }
-            Item::Inline(fields) => {
-                self.source.push_str("{ ");
+            w.source.push(']');
+            Value::Array(nodes)
+        })
+    }
+
+    fn value(&mut self, item: &Item<'_>) -> Node {
+        match item {
+            Item::Str(s) => self.node(|w| {
+                w.quoted(s);
+                Value::String((*s).into())
+            }),
+            Item::Int(n) => self.node(|w| {
+                let _ = write!(w.source, "{n}");
+                Value::Integer(*n)
+            }),
+            Item::List(items) => self.list(items.len(), |w, i| w.value(&items[i])),
+            Item::Inline(fields) => self.node(|w| {
+                w.source.push_str("{ ");
                 let mut table = Table::default();
                 for (i, (key, text)) in fields.iter().enumerate() {
                     if i > 0 {
-                        self.source.push_str(", ");
+                        w.source.push_str(", ");
                     }
-                    let key_pos = self.pos();
-                    self.source.push_str(key);
-                    self.source.push_str(" = ");
-                    let value = self.value(&Item::Str(text));
-                    table.insert((*key).to_owned(), Entry { key_pos, value });
+                    let key_pos = w.pos();
+                    w.source.push_str(key);
+                    w.source.push_str(" = ");
+                    let value = w.value(&Item::Str(text));
+                    table.insert((*key).into(), Entry { key_pos, value });
                 }
-                self.source.push_str(" }");
+                w.source.push_str(" }");
                 Value::Table(table)
-            }
-        };
+            }),
+        }
+    }
+
+    /// The value `write` writes, with its position and span.
+    fn node(&mut self, write: impl FnOnce(&mut Writer) -> Value) -> Node {
+        let pos = self.pos();
+        let start = self.source.len();
+        let value = write(self);
         Node {
             pos,
             span: start..self.source.len(),

@@ -16,30 +16,34 @@ use crate::doc::Writer;
 use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions, one, submit};
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// What Planar Control bots remember: the last announced control of each plane, whom each
 /// player has divined, and (for the tally) the Elimination Candidates announced at the end.
 #[derive(Debug, Default)]
 pub struct Memory {
     control: BTreeMap<Plane, Alignment>,
-    divined: BTreeMap<PlayerId, BTreeSet<PlayerId>>,
+    /// By seat (players in id order): the seats each has divined.
+    divined: Vec<Vec<usize>>,
     elimination: Vec<PlayerId>,
+    /// The seats a bot picks from, reused from player to player (nothing allocated per bot).
+    picks: Vec<usize>,
 }
 
-/// The submission `bot` sends for `id`, and whom it divines; `None` if it has nothing to send.
-/// Reads only what the player knows: everyone's plane, its own alignment and garnets, the
-/// announced control, whom it has divined, and (in the elimination round, when they are public)
-/// the alignments. `seats`: every player and their plane, in id order (`seats`).
+/// The submission `bot` sends for seat `me`, and the two seats it divines; `None` if it has
+/// nothing to send. Reads only what the player knows: everyone's plane, its own alignment and
+/// garnets, the announced control, whom it has divined, and (in the elimination round, when
+/// they are public) the alignments. `seats`: every player and their plane, in id order.
 fn choose(
     state: &State,
     seats: &[(PlayerId, Plane)],
-    id: &PlayerId,
+    me: usize,
     bot: Strategy,
-    memory: &Memory,
+    memory: &mut Memory,
     rng: &mut BotRng,
-) -> Option<(Writer, Vec<PlayerId>)> {
-    let me = &state.players[id];
+) -> Option<(Writer, Option<[usize; 2]>)> {
+    let (id, plane) = &seats[me];
+    let mine = &state.players[id];
     if state.phase == Phase::Elimination {
         // The alignments are public now: one member of each losing alignment.
         let mut w = Writer::new();
@@ -55,56 +59,57 @@ fn choose(
                 w.str(loser.name(), pick.as_str());
             }
         }
-        return Some((w, Vec::new()));
+        return Some((w, None));
     }
-    if me.plane.is_large() {
-        let mates: Vec<&PlayerId> = seats
-            .iter()
-            .filter(|(other, plane)| other != id && *plane == me.plane)
-            .map(|(other, _)| other)
-            .collect();
-        let text = match mates.choose(rng) {
+    let picks = &mut memory.picks;
+    picks.clear();
+    if plane.is_large() {
+        picks.extend((0..seats.len()).filter(|&i| i != me && seats[i].1 == *plane));
+        let text = match picks.choose(rng) {
             None => one("vote", "abstain"),
-            Some(target) => {
+            Some(&target) => {
                 let spend = match bot {
-                    Strategy::Random => rng.random_range(0..=me.garnets.clamp(0, 3)),
+                    Strategy::Random => rng.random_range(0..=mine.garnets.clamp(0, 3)),
                     Strategy::Smart => {
-                        let ours = memory.control.get(&me.plane) == Some(&me.alignment);
-                        if ours { 0 } else { me.garnets.clamp(0, 2) }
+                        let ours = memory.control.get(plane) == Some(&mine.alignment);
+                        if ours { 0 } else { mine.garnets.clamp(0, 2) }
                     }
                 };
-                let mut w = one("vote", target.as_str());
+                let mut w = one("vote", seats[target].0.as_str());
                 w.int("garnets", spend);
                 w
             }
         };
-        return Some((text, Vec::new()));
+        return Some((text, None));
     }
-    let mut others: Vec<&(PlayerId, Plane)> = seats.iter().filter(|(p, _)| p != id).collect();
-    others.shuffle(rng);
-    if bot == Strategy::Smart {
-        let seen = memory.divined.get(id);
-        let next = me.plane.drifts_to();
-        // Not yet divined first, then those on the next plane; in shuffled order within each.
-        let rank = |(p, plane): &(PlayerId, Plane)| {
-            2 * usize::from(seen.is_some_and(|s| s.contains(p))) + usize::from(*plane != next)
-        };
-        let mut first = Vec::with_capacity(2);
-        for wanted in 0..4 {
-            first.extend(
-                others
-                    .iter()
-                    .filter(|p| rank(p) == wanted)
-                    .take(2 - first.len()),
-            );
+    picks.extend((0..seats.len()).filter(|&i| i != me));
+    picks.shuffle(rng);
+    let pair = match bot {
+        Strategy::Random => [picks.first(), picks.get(1)],
+        Strategy::Smart => {
+            let seen = memory.divined.get(me).map_or(&[][..], Vec::as_slice);
+            let next = plane.drifts_to();
+            // Not yet divined first, then those on the next plane; in shuffled order within each.
+            let rank =
+                |p: usize| 2 * usize::from(seen.contains(&p)) + usize::from(seats[p].1 != next);
+            let mut first = [None, None];
+            let mut found = 0;
+            for wanted in 0..4 {
+                for p in picks.iter().filter(|p| rank(**p) == wanted) {
+                    if found < 2 {
+                        first[found] = Some(p);
+                        found += 1;
+                    }
+                }
+            }
+            first
         }
-        others = first;
-    }
-    match others[..] {
-        [(a, _), (b, _), ..] => {
+    };
+    match pair {
+        [Some(&a), Some(&b)] => {
             let mut w = Writer::new();
-            w.strs("divine", &[a, b]);
-            Some((w, vec![a.clone(), b.clone()]))
+            w.strs("divine", &[&seats[a].0, &seats[b].0]);
+            Some((w, Some([a, b])))
         }
         _ => None,
     }
@@ -150,21 +155,18 @@ impl Simulated for PlanarControl {
         mut record: Option<&mut Submissions>,
     ) -> u64 {
         let seats = seats(state);
+        memory.divined.resize_with(seats.len(), Vec::new);
         let mut expected = 0;
         for (i, (id, _)) in seats.iter().enumerate() {
             if !<PlanarControl as crate::games::Game>::plays(state, id) {
                 continue;
             }
             expected += 1;
-            let Some((text, divined)) = choose(state, &seats, id, bots[i], memory, rng) else {
+            let Some((text, divined)) = choose(state, &seats, i, bots[i], memory, rng) else {
                 continue;
             };
-            if !divined.is_empty() {
-                memory
-                    .divined
-                    .entry(id.clone())
-                    .or_default()
-                    .extend(divined);
+            if let Some(pair) = divined {
+                memory.divined[i].extend(pair);
             }
             submit::<PlanarControl>(state, id, text, &mut record);
         }
@@ -230,13 +232,11 @@ mod tests {
             control: memory.control.clone(),
             divined: memory.divined.clone(),
             elimination: Vec::new(),
+            picks: Vec::new(),
         };
-        for (_, seen) in m.divined.iter_mut().filter(|(id, _)| *id != me) {
-            *seen = ids
-                .iter()
-                .filter(|_| rng.random_bool(0.3))
-                .cloned()
-                .collect();
+        let seat = ids.iter().position(|id| id == me).expect("a player");
+        for (_, seen) in m.divined.iter_mut().enumerate().filter(|(i, _)| *i != seat) {
+            *seen = (0..ids.len()).filter(|_| rng.random_bool(0.3)).collect();
         }
         (s, m)
     }
@@ -264,15 +264,17 @@ mod tests {
                 })
                 .collect();
             while state.phase == Phase::Main {
-                for id in state.players.keys() {
+                let seated = seats(&state);
+                memory.divined.resize_with(seated.len(), Vec::new);
+                for (i, (id, _)) in seated.iter().enumerate() {
                     for bot in Strategy::ALL {
-                        let (other, other_memory) =
+                        let (other, mut other_memory) =
                             scrambled(&state, &memory, id, &mut scramble_rng);
                         assert_ne!(other, state);
                         let (mut a, mut b) = (rng.clone(), rng.clone());
                         assert_eq!(
-                            choose(&state, &seats(&state), id, bot, &memory, &mut a),
-                            choose(&other, &seats(&other), id, bot, &other_memory, &mut b),
+                            choose(&state, &seated, i, bot, &mut memory, &mut a),
+                            choose(&other, &seats(&other), i, bot, &mut other_memory, &mut b),
                             "{id}"
                         );
                         checked += 1;
