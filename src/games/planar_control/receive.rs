@@ -14,14 +14,27 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) 
             "the game is over; no more submissions are read",
         )),
         Phase::Elimination => eliminate(state, player, doc, &mut out),
-        Phase::Main if state.players[player].plane.is_large() => vote(state, player, doc, &mut out),
-        Phase::Main => divine(state, player, doc, &mut out),
+        Phase::Main => {
+            let me = &state.players[player];
+            let (plane, held) = (me.plane, me.garnets);
+            if plane.is_large() {
+                vote(state, player, (plane, held), doc, &mut out);
+            } else {
+                divine(state, player, plane, doc, &mut out);
+            }
+        }
     }
     out
 }
 
-fn vote(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
-    let plane = state.players[player].plane;
+/// A vote of `player`, who is on `plane` holding `held` garnets.
+fn vote(
+    state: &mut State,
+    player: &PlayerId,
+    (plane, held): (Plane, i64),
+    doc: &Doc,
+    out: &mut Outcome,
+) {
     out.problems.extend(
         doc.root()
             .unknown_keys(&["vote", "garnets", "token"], "a vote"),
@@ -48,7 +61,6 @@ fn vote(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
             }
         },
     };
-    let held = state.players[player].garnets;
     let spend = match doc.get("garnets") {
         None => 0,
         Some(node) => match (&node.value, &target) {
@@ -120,8 +132,7 @@ fn read_vote(
     })
 }
 
-fn divine(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
-    let plane = state.players[player].plane;
+fn divine(state: &mut State, player: &PlayerId, plane: Plane, doc: &Doc, out: &mut Outcome) {
     out.problems.extend(
         doc.root()
             .unknown_keys(&["divine", "token"], "a divination"),
