@@ -5,6 +5,7 @@
 //! into a buffer of its own. `render` (a value as tera writes it) also serves `render::fast`.
 
 use regex::{Captures, Regex};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::LazyLock;
@@ -77,8 +78,10 @@ pub fn join(value: &Value, args: &HashMap<String, Value>) -> tera::Result<Value>
         )));
     };
     let sep = match args.get("sep") {
-        None => String::new(),
-        Some(Value::String(s)) => s.replace("\\n", "\n").replace("\\t", "\t"),
+        None => Cow::Borrowed(""),
+        // (most separators hold no backslash: used as they are, not copied twice)
+        Some(Value::String(s)) if !s.contains('\\') => Cow::Borrowed(s.as_str()),
+        Some(Value::String(s)) => Cow::Owned(s.replace("\\n", "\n").replace("\\t", "\t")),
         // (tera's message names `truncate`: kept, so an error reads the same)
         Some(other) => {
             return Err(tera::Error::msg(format!(
