@@ -239,10 +239,14 @@ pub trait Choice: Copy + Sized + 'static {
     /// case: `choice_names_are_lower_case`).
     fn parse(text: &str) -> Option<Self> {
         let wanted = text.trim();
-        Self::ALL
-            .iter()
-            .copied()
-            .find(|c| c.name().eq_ignore_ascii_case(wanted))
+        // a name as the rules write it (most files, every bot) is found by plain comparison
+        let exact = Self::ALL.iter().copied().find(|c| c.name() == wanted);
+        exact.or_else(|| {
+            Self::ALL
+                .iter()
+                .copied()
+                .find(|c| c.name().eq_ignore_ascii_case(wanted))
+        })
     }
 
     fn all_names() -> Vec<&'static str> {
