@@ -6,6 +6,7 @@
 
 use super::{Doc, Entry, Node, Table, Value};
 use crate::problem::Pos;
+use compact_str::CompactString;
 use std::fmt::Write as _;
 
 /// A value a program writes: a string, an integer, a list, or an inline table of strings.
@@ -30,12 +31,7 @@ pub struct Writer {
     line: usize,
     root: Table,
     /// The `[section]` being written, if any.
-    section: Option<(
-        compact_str::CompactString,
-        Table,
-        Pos,
-        std::ops::Range<usize>,
-    )>,
+    section: Option<(CompactString, Table, Pos, std::ops::Range<usize>)>,
 }
 
 impl Writer {

@@ -95,11 +95,9 @@ fn choose(
             let mut first = [None, None];
             let mut found = 0;
             for wanted in 0..4 {
-                for p in picks.iter().filter(|p| rank(**p) == wanted) {
-                    if found < 2 {
-                        first[found] = Some(p);
-                        found += 1;
-                    }
+                for p in picks.iter().filter(|p| rank(**p) == wanted).take(2 - found) {
+                    first[found] = Some(p);
+                    found += 1;
                 }
             }
             first

@@ -18,7 +18,7 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) 
             let me = &state.players[player];
             let (plane, held) = (me.plane, me.garnets);
             if plane.is_large() {
-                vote(state, player, (plane, held), doc, &mut out);
+                vote(state, player, plane, held, doc, &mut out);
             } else {
                 divine(state, player, plane, doc, &mut out);
             }
@@ -31,7 +31,8 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) 
 fn vote(
     state: &mut State,
     player: &PlayerId,
-    (plane, held): (Plane, i64),
+    plane: Plane,
+    held: i64,
     doc: &Doc,
     out: &mut Outcome,
 ) {
