@@ -180,7 +180,7 @@ fn room_weights(table: &[Row], base: [usize; 3], unknown: usize) -> [usize; 3] {
     weight
 }
 
-/// The most players a room can hold in a game with a table (`odds_index`).
+/// The most players of a game with a table, and so the most a room can hold (`odds_index`).
 const MOST: usize = 6;
 
 fn odds_index(base: [usize; 3]) -> usize {
@@ -192,14 +192,10 @@ fn odds_index(base: [usize; 3]) -> usize {
 /// best-response bot asks it every round of every game.
 fn odds(players: usize) -> Option<&'static [[usize; 3]]> {
     use std::sync::OnceLock;
-    static FIVE: OnceLock<Vec<[usize; 3]>> = OnceLock::new();
-    static SIX: OnceLock<Vec<[usize; 3]>> = OnceLock::new();
-    let cell = match players {
-        5 => &FIVE,
-        6 => &SIX,
-        _ => return None,
-    };
+    // by number of players: those `table_for` has a table for are filled in on first use
+    static ODDS: [OnceLock<Vec<[usize; 3]>>; MOST + 1] = [const { OnceLock::new() }; MOST + 1];
     let table = table_for(players)?;
+    let cell = ODDS.get(players)?;
     Some(cell.get_or_init(|| {
         let mut all = vec![[0; 3]; (MOST + 1).pow(3)];
         let others = players - 1;
