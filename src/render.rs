@@ -5,9 +5,11 @@
 //! Contexts are typed structs: a template sees exactly what the struct holds, and a private report
 //! sees only `result.toml`'s `[public]` and its own player's `[private.<id>]`.
 
+mod ast_codec;
 mod context;
 mod fast;
 mod filters;
+mod precompiled;
 
 pub use context::*;
 
@@ -170,9 +172,10 @@ impl Renderer {
             .try_for_each(|kind| self.compiled(*kind).map(|_| ()))
     }
 
-    /// Compiles the templates of `kinds` now, each on its own thread: parsing templates is most
-    /// of a small resolving tick (Final Ritual's public and private reports share a 5 KB macro
-    /// file that each parses), and a round that resolves needs both.
+    /// Compiles the templates of `kinds` now. The built-in ones were parsed when the binary was
+    /// built (`precompiled`): adding them takes microseconds, less than starting a thread. A
+    /// host's override is parsed here, about a microsecond a byte, so with overrides each kind
+    /// compiles on its own thread (a round that resolves needs the public and private reports).
     pub fn prepare(&self, kinds: &[Kind]) -> Result<()> {
         let pending: Vec<Kind> = kinds
             .iter()
@@ -182,6 +185,11 @@ impl Renderer {
         let Some((first, rest)) = pending.split_first() else {
             return Ok(());
         };
+        if !self.overrides.is_dir() {
+            return pending
+                .iter()
+                .try_for_each(|kind| self.compiled(*kind).map(|_| ()));
+        }
         std::thread::scope(|scope| {
             let handles: Vec<_> = rest
                 .iter()
@@ -285,7 +293,7 @@ impl Renderer {
             }
             templates.push((name, text));
         }
-        if let Err(e) = tera.add_raw_templates(templates) {
+        if let Err(e) = precompiled::add_templates(&mut tera, templates) {
             let path = sources
                 .values()
                 .next()
@@ -406,7 +414,7 @@ pub fn fixed_templates(builtin: &[(&str, &str)], overrides: &Path) -> Result<Ter
             None => sources.push((*name, text.to_string())),
         }
     }
-    tera.add_raw_templates(sources).map_err(|e| {
+    precompiled::add_templates(&mut tera, sources).map_err(|e| {
         let path = local
             .first()
             .cloned()

@@ -25,6 +25,11 @@ pub fn read<T: DeserializeOwned>(
     text: &str,
     others: &[&str],
 ) -> Option<(T, BTreeMap<String, i64>)> {
+    if text.len() < PIECE {
+        // a small file is parsed whole, and on this thread: handing its two pieces to other
+        // cores started a thread pool that cost more than the file (a third of a small tick)
+        return None;
+    }
     let pieces = pieces(text);
     if pieces.len() < 2 {
         return None; // no `[a.b…]` sections: one piece is the whole parse
@@ -204,6 +209,13 @@ mod tests {
         );
         assert_eq!(counts["round"], 3);
         assert_eq!(counts["opened"], 1_796_083_200);
+    }
+
+    #[test]
+    fn a_file_smaller_than_a_piece_is_parsed_whole() {
+        let text = big(3, "");
+        assert!(text.len() < PIECE && pieces(&text).len() == 2);
+        assert!(read::<State>(&text, &["round"]).is_none());
     }
 
     /// game.toml's shape: top-level keys, a table, then an array of tables.
