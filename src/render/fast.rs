@@ -5,13 +5,14 @@
 //! lists. Rendering was half of a 10,000-player tick.
 //!
 //! It follows tera 1.20's `renderer/processor.rs` step by step, and gives up (`None`) on anything
-//! else: macros, blocks, inheritance, function calls, a loop over a string, an index tera would
-//! spell into something else, and every error. tera then renders the template itself, so
+//! else: blocks, inheritance, function calls, a loop over a string, an index tera would spell
+//! into something else, and every error. tera then renders the template itself, so
 //! the text, and every error message, are always tera's. Debug builds (every test, every game)
 //! render each report both ways and require the same text (`Renderer::render_context`).
 
 mod eval;
 mod lookup;
+mod macros;
 mod support;
 #[cfg(test)]
 mod tests;
@@ -23,7 +24,7 @@ use super::filters::render as render_value;
 use smallvec::SmallVec;
 use std::borrow::Cow;
 use tera::ast::{ExprVal, Forloop, Node};
-use tera::{Context, Tera, Value};
+use tera::{Context, Template, Tera, Value};
 
 type Val<'a> = Cow<'a, Value>;
 
@@ -67,6 +68,7 @@ pub fn render(tera: &Tera, name: &str, names: Names<'_>) -> Option<String> {
         tera,
         ctx: names,
         frames: vec![Frame::new(false)],
+        templates: vec![template],
     };
     let mut out = String::with_capacity(4096);
     state.body(&template.ast, &mut out).ok()?;
@@ -113,7 +115,9 @@ enum Flow {
     Continue,
 }
 
-/// tera's stack frame: the template's own (the first), an include's, or a loop's.
+/// tera's stack frame: the template's own (the first), an include's, a loop's, or a macro
+/// call's (which, like the template's own, hides the frames below it: its arguments, then the
+/// context).
 struct Frame<'a> {
     vars: SmallVec<[(&'a str, Val<'a>); 4]>,
     looping: Option<Loop<'a>>,
@@ -142,6 +146,9 @@ struct State<'a> {
     tera: &'a Tera,
     ctx: Names<'a>,
     frames: Vec<Frame<'a>>,
+    /// The template being rendered, then each include and macro entered (tera's "active
+    /// template", whose imports name the macros a call finds).
+    templates: Vec<&'a Template>,
 }
 
 impl<'a> State<'a> {
@@ -222,7 +229,9 @@ impl<'a> State<'a> {
                         continue;
                     };
                     self.frames.push(Frame::new(true));
+                    self.templates.push(template);
                     self.body(&template.ast, out)?;
+                    self.templates.pop();
                     self.frames.pop();
                     return Ok(());
                 }
@@ -230,11 +239,9 @@ impl<'a> State<'a> {
                     return Err(Stop::Error);
                 }
             }
-            Node::Super
-            | Node::Extends(..)
-            | Node::Block(..)
-            | Node::MacroDefinition(..)
-            | Node::ImportMacro(..) => return Err(Stop::Unsupported),
+            // (definitions and imports say nothing where they stand)
+            Node::MacroDefinition(..) | Node::ImportMacro(..) => {}
+            Node::Super | Node::Extends(..) | Node::Block(..) => return Err(Stop::Unsupported),
         }
         Ok(())
     }

@@ -44,7 +44,8 @@ impl<'a> State<'a> {
                 Some(n) => Cow::Owned(Value::Number(n)),
                 None => Cow::Owned(Value::String("NaN".to_owned())),
             },
-            ExprVal::MacroCall(_) | ExprVal::FunctionCall(_) => return Err(Stop::Unsupported),
+            ExprVal::MacroCall(call) => Cow::Owned(Value::String(self.macro_call(call)?)),
+            ExprVal::FunctionCall(_) => return Err(Stop::Unsupported),
         };
         for filter in &expr.filters {
             if filter.name == "safe" || filter.name == "default" {

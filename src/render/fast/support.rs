@@ -16,9 +16,12 @@ fn template_supported(tera: &Tera, name: &str, depth: usize) -> bool {
     };
     depth < MAX_INCLUDES
         && template.parents.is_empty()
-        && template.macros.is_empty()
-        && template.imported_macro_files.is_empty()
         && nodes_supported(tera, &template.ast, depth)
+        && template.macros.values().all(|m| {
+            m.args.values().flatten().all(expr_supported) && nodes_supported(tera, &m.body, depth)
+        })
+        && (template.imported_macro_files.iter())
+            .all(|(file, _)| template_supported(tera, file, depth + 1))
 }
 
 fn nodes_supported(tera: &Tera, nodes: &[Node], depth: usize) -> bool {
@@ -47,11 +50,9 @@ fn nodes_supported(tera: &Tera, nodes: &[Node], depth: usize) -> bool {
                     .is_none_or(|body| nodes_supported(tera, body, depth))
         }
         Node::Include(_, names, _) => names.iter().all(|n| template_supported(tera, n, depth + 1)),
-        Node::Super
-        | Node::Extends(..)
-        | Node::Block(..)
-        | Node::MacroDefinition(..)
-        | Node::ImportMacro(..) => false,
+        // (a template's macros and imports are checked with the template)
+        Node::MacroDefinition(..) | Node::ImportMacro(..) => true,
+        Node::Super | Node::Extends(..) | Node::Block(..) => false,
     })
 }
 
@@ -81,6 +82,7 @@ fn val_supported(v: &ExprVal) -> bool {
             )
         }),
         ExprVal::In(i) => expr_supported(&i.lhs) && expr_supported(&i.rhs),
-        ExprVal::MacroCall(_) | ExprVal::FunctionCall(_) => false,
+        ExprVal::MacroCall(call) => call.args.values().all(expr_supported),
+        ExprVal::FunctionCall(_) => false,
     }
 }
