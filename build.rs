@@ -28,7 +28,7 @@ fn main() {
         let text = fs::read_to_string(path)
             .unwrap_or_else(|e| panic!("{}: cannot read: {e}", path.display()));
         let template = tera::Template::new("built-in", None, &text)
-            .unwrap_or_else(|e| panic!("{}: does not parse: {}", path.display(), chain(&e)));
+            .unwrap_or_else(|e| panic!("{}: does not parse: {e:?}", path.display()));
         let ast = out.join(format!("template-{i}.ast"));
         fs::write(&ast, ast_codec::encode(&template.ast))
             .unwrap_or_else(|e| panic!("{}: cannot write: {e}", ast.display()));
@@ -71,15 +71,4 @@ fn entries(dir: &Path) -> Vec<PathBuf> {
         .collect();
     paths.sort();
     paths
-}
-
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(inner) = source {
-        text.push_str(": ");
-        text.push_str(&inner.to_string());
-        source = inner.source();
-    }
-    text
 }

@@ -267,130 +267,64 @@ codec_unit_enum! {
     LogicOperator [Gt, Gte, Lt, Lte, Eq, NotEq, And, Or]
 }
 
-/// A variant of an enum with data: its index, then its fields in order.
-macro_rules! put_fields {
-    ($out:ident, $tag:literal $(, $field:ident)*) => {{
-        $out.push($tag);
-        $($field.put($out);)*
-    }};
+/// An enum of tera's AST: its variant's index, then the variant's fields in order. Each variant
+/// is listed once, for writing and reading alike; the written `match` must name them all.
+macro_rules! codec_enum {
+    ($($ty:ident { $($tag:literal => $variant:ident $(($($field:ident),*))?),* $(,)? })*) => {$(
+        impl Codec for $ty {
+            fn put(&self, out: &mut Vec<u8>) {
+                match self {
+                    $($ty::$variant $(($($field),*))? => {
+                        out.push($tag);
+                        $($($field.put(out);)*)?
+                    })*
+                }
+            }
+            fn get(r: &mut Reader) -> Option<Self> {
+                Some(match r.byte()? {
+                    $($tag => {
+                        $($(let $field = Codec::get(r)?;)*)?
+                        $ty::$variant $(($($field),*))?
+                    })*
+                    _ => return None,
+                })
+            }
+        }
+    )*};
 }
 
-impl Codec for ExprVal {
-    fn put(&self, out: &mut Vec<u8>) {
-        match self {
-            ExprVal::String(v) => put_fields!(out, 0, v),
-            ExprVal::Int(v) => put_fields!(out, 1, v),
-            ExprVal::Float(v) => put_fields!(out, 2, v),
-            ExprVal::Bool(v) => put_fields!(out, 3, v),
-            ExprVal::Ident(v) => put_fields!(out, 4, v),
-            ExprVal::Math(v) => put_fields!(out, 5, v),
-            ExprVal::Logic(v) => put_fields!(out, 6, v),
-            ExprVal::Test(v) => put_fields!(out, 7, v),
-            ExprVal::MacroCall(v) => put_fields!(out, 8, v),
-            ExprVal::FunctionCall(v) => put_fields!(out, 9, v),
-            ExprVal::Array(v) => put_fields!(out, 10, v),
-            ExprVal::StringConcat(v) => put_fields!(out, 11, v),
-            ExprVal::In(v) => put_fields!(out, 12, v),
-        }
+codec_enum! {
+    ExprVal {
+        0 => String(v),
+        1 => Int(v),
+        2 => Float(v),
+        3 => Bool(v),
+        4 => Ident(v),
+        5 => Math(v),
+        6 => Logic(v),
+        7 => Test(v),
+        8 => MacroCall(v),
+        9 => FunctionCall(v),
+        10 => Array(v),
+        11 => StringConcat(v),
+        12 => In(v),
     }
-    fn get(r: &mut Reader) -> Option<Self> {
-        Some(match r.byte()? {
-            0 => ExprVal::String(Codec::get(r)?),
-            1 => ExprVal::Int(Codec::get(r)?),
-            2 => ExprVal::Float(Codec::get(r)?),
-            3 => ExprVal::Bool(Codec::get(r)?),
-            4 => ExprVal::Ident(Codec::get(r)?),
-            5 => ExprVal::Math(Codec::get(r)?),
-            6 => ExprVal::Logic(Codec::get(r)?),
-            7 => ExprVal::Test(Codec::get(r)?),
-            8 => ExprVal::MacroCall(Codec::get(r)?),
-            9 => ExprVal::FunctionCall(Codec::get(r)?),
-            10 => ExprVal::Array(Codec::get(r)?),
-            11 => ExprVal::StringConcat(Codec::get(r)?),
-            12 => ExprVal::In(Codec::get(r)?),
-            _ => return None,
-        })
-    }
-}
-
-impl Codec for Node {
-    fn put(&self, out: &mut Vec<u8>) {
-        match self {
-            Node::Super => put_fields!(out, 0),
-            Node::Text(text) => put_fields!(out, 1, text),
-            Node::VariableBlock(ws, expr) => put_fields!(out, 2, ws, expr),
-            Node::MacroDefinition(a, def, b) => put_fields!(out, 3, a, def, b),
-            Node::Extends(ws, name) => put_fields!(out, 4, ws, name),
-            Node::Include(ws, names, ignore_missing) => {
-                put_fields!(out, 5, ws, names, ignore_missing)
-            }
-            Node::ImportMacro(ws, file, namespace) => put_fields!(out, 6, ws, file, namespace),
-            Node::Set(ws, set) => put_fields!(out, 7, ws, set),
-            Node::Raw(a, text, b) => put_fields!(out, 8, a, text, b),
-            Node::FilterSection(a, section, b) => put_fields!(out, 9, a, section, b),
-            Node::Block(a, block, b) => put_fields!(out, 10, a, block, b),
-            Node::Forloop(a, forloop, b) => put_fields!(out, 11, a, forloop, b),
-            Node::If(cond, ws) => put_fields!(out, 12, cond, ws),
-            Node::Break(ws) => put_fields!(out, 13, ws),
-            Node::Continue(ws) => put_fields!(out, 14, ws),
-            Node::Comment(ws, text) => put_fields!(out, 15, ws, text),
-        }
-    }
-    fn get(r: &mut Reader) -> Option<Self> {
-        Some(match r.byte()? {
-            0 => Node::Super,
-            1 => Node::Text(Codec::get(r)?),
-            2 => {
-                let (ws, expr) = Codec::get(r)?;
-                Node::VariableBlock(ws, expr)
-            }
-            3 => {
-                let (a, def, b) = Codec::get(r)?;
-                Node::MacroDefinition(a, def, b)
-            }
-            4 => {
-                let (ws, name) = Codec::get(r)?;
-                Node::Extends(ws, name)
-            }
-            5 => {
-                let (ws, names, ignore_missing) = Codec::get(r)?;
-                Node::Include(ws, names, ignore_missing)
-            }
-            6 => {
-                let (ws, file, namespace) = Codec::get(r)?;
-                Node::ImportMacro(ws, file, namespace)
-            }
-            7 => {
-                let (ws, set) = Codec::get(r)?;
-                Node::Set(ws, set)
-            }
-            8 => {
-                let (a, text, b) = Codec::get(r)?;
-                Node::Raw(a, text, b)
-            }
-            9 => {
-                let (a, section, b) = Codec::get(r)?;
-                Node::FilterSection(a, section, b)
-            }
-            10 => {
-                let (a, block, b) = Codec::get(r)?;
-                Node::Block(a, block, b)
-            }
-            11 => {
-                let (a, forloop, b) = Codec::get(r)?;
-                Node::Forloop(a, forloop, b)
-            }
-            12 => {
-                let (cond, ws) = Codec::get(r)?;
-                Node::If(cond, ws)
-            }
-            13 => Node::Break(Codec::get(r)?),
-            14 => Node::Continue(Codec::get(r)?),
-            15 => {
-                let (ws, text) = Codec::get(r)?;
-                Node::Comment(ws, text)
-            }
-            _ => return None,
-        })
+    Node {
+        0 => Super,
+        1 => Text(text),
+        2 => VariableBlock(ws, expr),
+        3 => MacroDefinition(a, definition, b),
+        4 => Extends(ws, name),
+        5 => Include(ws, names, ignore_missing),
+        6 => ImportMacro(ws, file, namespace),
+        7 => Set(ws, set),
+        8 => Raw(a, text, b),
+        9 => FilterSection(a, section, b),
+        10 => Block(a, block, b),
+        11 => Forloop(a, forloop, b),
+        12 => If(condition, ws),
+        13 => Break(ws),
+        14 => Continue(ws),
+        15 => Comment(ws, text),
     }
 }
