@@ -177,6 +177,11 @@ impl Renderer {
     /// host's override is parsed here, about a microsecond a byte, so with overrides each kind
     /// compiles on its own thread (a round that resolves needs the public and private reports).
     pub fn prepare(&self, kinds: &[Kind]) -> Result<()> {
+        if !self.overrides.is_dir() {
+            return kinds
+                .iter()
+                .try_for_each(|kind| self.compiled(*kind).map(|_| ()));
+        }
         let pending: Vec<Kind> = kinds
             .iter()
             .copied()
@@ -185,11 +190,6 @@ impl Renderer {
         let Some((first, rest)) = pending.split_first() else {
             return Ok(());
         };
-        if !self.overrides.is_dir() {
-            return pending
-                .iter()
-                .try_for_each(|kind| self.compiled(*kind).map(|_| ()));
-        }
         std::thread::scope(|scope| {
             let handles: Vec<_> = rest
                 .iter()
