@@ -16,6 +16,7 @@ mod game;
 pub mod picture;
 mod private_part;
 pub mod season;
+pub mod version;
 
 pub mod death_match_pick;
 pub mod final_ritual;

@@ -1,17 +1,19 @@
 //! Room Swap bots for `simulate`: a uniformly random legal player (a random allowed room) and
 //! `best-response`, who peeks at up to two other players while it can pay, then picks the room
-//! most likely to score given what the peeks said, everyone else assumed random. Bots submit
-//! through `receive`, like players: the Peek answers they read are the answers a player reads.
+//! most likely to score given what the peeks said, everyone else assumed random. Bots hand
+//! their versions to the checks a player's file meets (`version::send`): the Peek answers they
+//! read are the answers a player reads.
 //! A bot knows its own allowed rooms and garnets, the round's table, and its Peek answers.
 
 use super::RoomSwap;
 use super::rooms::{Room, Row, table_for};
 use super::state::{Phase, State};
+use super::version::Version;
 use crate::doc::Choice;
 use crate::player_id::PlayerId;
 
-use crate::doc::Writer;
-use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions, one, submit};
+use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
+use crate::games::version::{Name, send};
 use rand::seq::{IndexedRandom, SliceRandom};
 
 impl Simulated for RoomSwap {
@@ -48,12 +50,13 @@ impl Simulated for RoomSwap {
                 let mut eligible = state.unprotected();
                 eligible.retain(|p| p != id);
                 if let Some(to) = eligible.choose(rng) {
-                    submit::<RoomSwap>(state, id, one("give_token", to.as_str()), &mut record);
+                    let gift = Version::give_token(Name::Id(to.clone()));
+                    send::<RoomSwap>(state, id, gift, &mut record);
                 }
                 continue;
             }
-            let (text, first, allowed) = first_version(state, id, bots[i], &playing, rng);
-            let out = submit::<RoomSwap>(state, id, text, &mut record);
+            let (version, first, allowed) = first_version(state, id, bots[i], &playing, rng);
+            let out = send::<RoomSwap>(state, id, version, &mut record);
             if bots[i] == Strategy::Random {
                 continue;
             }
@@ -63,7 +66,7 @@ impl Simulated for RoomSwap {
             let best = best_rooms(&allowed, &known, unknown, playing.len());
             if !best.contains(&first) {
                 let room = *best.choose(rng).expect("at least one allowed room");
-                submit::<RoomSwap>(state, id, one("room", room.name()), &mut record);
+                send::<RoomSwap>(state, id, Version::room(room, Vec::new()), &mut record);
             }
         }
         playing.len() as u64
@@ -104,21 +107,19 @@ fn first_version(
     bot: Strategy,
     playing: &[PlayerId],
     rng: &mut BotRng,
-) -> (Writer, Room, Vec<Room>) {
+) -> (Version, Room, Vec<Room>) {
     let allowed = state.allowed_rooms(id);
     let first = *allowed.choose(rng).expect("a Block always leaves a room");
-    let mut text = one("room", first.name());
+    let mut peek = Vec::new();
     if bot == Strategy::Smart {
         let me = &state.players[id];
         let affordable = (me.garnets / state.options.peek_cost.max(1)).clamp(0, 2) as usize;
         let mut others: Vec<&PlayerId> = playing.iter().filter(|p| *p != id).collect();
         others.shuffle(rng);
         others.truncate(affordable);
-        if !others.is_empty() {
-            text.strs("peek", &others);
-        }
+        peek = others.into_iter().map(|o| Name::Id(o.clone())).collect();
     }
-    (text, first, allowed)
+    (Version::room(first, peek), first, allowed)
 }
 
 /// The room a Peek answer names ("Peek on bob: bob's initial room this round is the Attic."):

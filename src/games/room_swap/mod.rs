@@ -8,6 +8,7 @@ mod receive;
 mod resolve;
 pub mod rooms;
 pub mod state;
+mod version;
 
 use crate::doc::Doc;
 use crate::games::{Detail, Game, GameId, Outcome, Resolution, Setup, SetupError};
@@ -156,7 +157,7 @@ impl Game for RoomSwap {
     }
 
     fn receive_with(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
-        receive::receive(state, player, doc, detail)
+        crate::games::version::receive::<RoomSwap>(state, player, doc, detail)
     }
 
     fn opening(state: &State) -> Option<crate::games::RoundResult> {

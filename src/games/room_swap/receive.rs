@@ -1,31 +1,43 @@
-//! Receiving one version of a Room Swap submission: validation of every key, and the instant
-//! actions (Peek, Block) processed at once, in receipt order (spec room-swap.md, "Submissions" and
-//! "Instant actions"). Rulings are numbered as in `games/room-swap/README.md`.
+//! Checking one version of a Room Swap submission against the round and applying it: the
+//! rooms, and the instant actions (Peek, Block) processed at once, in receipt order (spec
+//! room-swap.md, "Submissions" and "Instant actions"). A file is read into a `Version` first
+//! (`version.rs`); a bot's version comes here as is. Rulings are numbered as in
+//! `games/room-swap/README.md`.
 
+use super::RoomSwap;
 use super::rooms::Room;
 use super::state::{BlockUse, Item, Phase, State};
-use crate::doc::{Choice, Doc, Node};
-use crate::games::{Detail, Notice, Outcome};
+use super::version::{self, Version};
+use crate::doc::{Choice, Doc, Writer};
+use crate::games::version::{Given, Name, Versioned, problem_at};
+use crate::games::{Notice, Outcome};
 use crate::player_id::PlayerId;
-use crate::problem::Problem;
+use crate::problem::{Pos, Problem};
 
-const ROUND_KEYS: &[&str] = &["room", "fallback", "peek", "block", "token"];
-const TOKEN_KEYS: &[&str] = &["give_token", "token"];
 /// Every key of any round (`Game::KEYS`).
 pub const KEYS: &[&str] = &["room", "fallback", "peek", "block", "give_token", "token"];
 
-pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
-    let mut out = Outcome::new(detail);
-    if !state.is_playing(player) {
-        out.problems
-            .push(Problem::general(not_playing_message(state)));
-        return out;
+impl Versioned for RoomSwap {
+    type Version = Version;
+
+    fn refuse(state: &State, player: &PlayerId) -> Option<Problem> {
+        (!state.is_playing(player)).then(|| Problem::general(not_playing_message(state)))
     }
-    match state.phase {
-        Phase::Token => receive_token_gift(state, player, doc, &mut out),
-        _ => receive_round(state, player, doc, &mut out),
+
+    fn read(state: &State, doc: &Doc, problems: &mut Vec<Problem>) -> Version {
+        Version::read(state, doc, problems)
     }
-    out
+
+    fn apply(state: &mut State, player: &PlayerId, version: Version, out: &mut Outcome) {
+        match state.phase {
+            Phase::Token => apply_token_gift(state, player, version, out),
+            _ => apply_round(state, player, version, out),
+        }
+    }
+
+    fn write(version: &Version) -> Writer {
+        version.write()
+    }
 }
 
 fn not_playing_message(state: &State) -> String {
@@ -40,15 +52,11 @@ fn not_playing_message(state: &State) -> String {
     }
 }
 
-fn receive_round(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
-    out.problems.extend(
-        doc.root()
-            .unknown_keys(ROUND_KEYS, "a Room Swap submission"),
-    );
+fn apply_round(state: &mut State, player: &PlayerId, version: Version, out: &mut Outcome) {
     let allowed = state.allowed_rooms(player);
-    let room = read_room(doc, "room", &allowed, out);
-    let fallback = read_room(doc, "fallback", &allowed, out);
-    if doc.get("room").is_none() {
+    let room = checked_room(version.room.as_ref(), "room", &allowed, out);
+    let fallback = checked_room(version.fallback.as_ref(), "fallback", &allowed, out);
+    if version.room.is_none() {
         out.problems.push(Problem::general(format!(
             "room is missing; add a line like room = \"{}\" (one of {})",
             allowed.first().map_or("attic", |r| r.name()),
@@ -57,10 +65,14 @@ fn receive_round(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outc
     }
     let Some(room) = room else {
         // Ruling 3: items only count in a version with a valid room.
-        for key in ["peek", "block"] {
-            if let Some(node) = doc.get(key) {
-                out.problems.push(Problem::at(
-                    node.pos,
+        let items = [
+            ("peek", version.peek.as_ref().map(|g| g.at)),
+            ("block", version.block.as_ref().map(|g| g.at)),
+        ];
+        for (key, at) in items {
+            if let Some(at) = at {
+                out.problems.push(problem_at(
+                    at,
                     format!("{key} ignored: items are only accepted together with a valid room"),
                 ));
             }
@@ -83,12 +95,12 @@ fn receive_round(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outc
         out.understand(|| format!("fallback: {}", fb.title()));
     }
 
-    match (doc.get("peek"), doc.get("block")) {
+    match (version.peek, version.block) {
         (Some(p), Some(b)) => {
             // Ruling 4: a version with both kinds has both rejected, free of charge.
-            for node in [p, b] {
-                out.problems.push(Problem::at(
-                    node.pos,
+            for at in [p.at, b.at] {
+                out.problems.push(problem_at(
+                    at,
                     "a Peek and a Block cannot be used in the same round; both were ignored, nothing paid",
                 ));
             }
@@ -99,62 +111,59 @@ fn receive_round(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outc
     }
 }
 
-/// Reads an optional room key; a value that is not a room or is forbidden is a problem.
-fn read_room(doc: &Doc, key: &str, allowed: &[Room], out: &mut Outcome) -> Option<Room> {
-    let node = doc.get(key)?;
-    match node.as_choice::<Room>(key) {
-        Ok(room) if allowed.contains(&room) => Some(room),
+/// An optional room as read; a value that is not a room or is forbidden is a problem.
+fn checked_room(
+    given: Option<&Given<Room>>,
+    key: &str,
+    allowed: &[Room],
+    out: &mut Outcome,
+) -> Option<Room> {
+    let given = given?;
+    match &given.value {
+        Ok(room) if allowed.contains(room) => Some(*room),
         Ok(room) => {
-            out.problems.push(Problem::at(
-                node.pos,
-                format!(
-                    "{key} = \"{}\": the {} is forbidden to you this round by a Block; allowed: {}",
-                    room.name(),
-                    room.title(),
-                    Room::join(allowed)
-                ),
-            ));
+            out.problems.push(given.problem(format!(
+                "{key} = \"{}\": the {} is forbidden to you this round by a Block; allowed: {}",
+                room.name(),
+                room.title(),
+                Room::join(allowed)
+            )));
             None
         }
         Err(p) => {
-            out.problems.push(p);
+            out.problems.push(p.clone());
             None
         }
     }
 }
 
 /// A target named in an item: a known player, not the sender, playing this round.
-fn read_target(
+fn checked_target(
     state: &State,
     player: &PlayerId,
-    node: &Node,
+    given: Given<Name>,
     key: &str,
 ) -> Result<PlayerId, Problem> {
-    let text = node.as_str(key)?;
-    match PlayerId::named(text) {
-        Some(id) if &id == player => Err(Problem::at(
-            node.pos,
-            format!("{key}: you cannot name yourself"),
-        )),
+    let name = given.value.as_ref().map_err(Clone::clone)?;
+    match name.id() {
+        Some(id) if &id == player => Err(given.problem(format!("{key}: you cannot name yourself"))),
         Some(id) if state.is_playing(&id) => Ok(id),
-        _ => Err(Problem::at(
-            node.pos,
-            format!(
-                "{key}: \"{text}\" is not a player you can name; one of {}",
-                PlayerId::join(
-                    &state
-                        .playing()
-                        .into_iter()
-                        .filter(|p| p != player)
-                        .collect::<Vec<_>>()
-                )
-            ),
-        )),
+        _ => Err(given.problem(format!(
+            "{key}: \"{}\" is not a player you can name; one of {}",
+            name.text(),
+            PlayerId::join(
+                &state
+                    .playing()
+                    .into_iter()
+                    .filter(|p| p != player)
+                    .collect::<Vec<_>>()
+            )
+        ))),
     }
 }
 
-fn peeks(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
-    let items = match node.as_array("peek") {
+fn peeks(state: &mut State, player: &PlayerId, given: Given<Vec<Given<Name>>>, out: &mut Outcome) {
+    let items = match given.value {
         Ok(items) => items,
         Err(p) => {
             let example = example_target(state, player);
@@ -168,7 +177,8 @@ fn peeks(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
     let cost = state.options.peek_cost;
     let mut seen = Vec::new();
     for item in items {
-        let target = match read_target(state, player, item, "peek") {
+        let at = item.at;
+        let target = match checked_target(state, player, item, "peek") {
             Ok(t) => t,
             Err(p) => {
                 out.problems.push(p);
@@ -176,8 +186,8 @@ fn peeks(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
             }
         };
         if seen.contains(&target) {
-            out.problems.push(Problem::at(
-                item.pos,
+            out.problems.push(problem_at(
+                at,
                 format!("peek: {target} is named twice; once is enough"),
             ));
             continue;
@@ -192,8 +202,8 @@ fn peeks(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
             continue;
         }
         if me.item == Some(Item::Block) {
-            out.problems.push(Problem::at(
-                item.pos,
+            out.problems.push(problem_at(
+                at,
                 "peek ignored: you used a Block this round, and Peek and Block cannot both be used in one round; nothing paid",
             ));
             continue;
@@ -208,8 +218,8 @@ fn peeks(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
         };
         let me = &mut state.players.get_mut(player).expect("sender exists");
         if me.garnets < cost {
-            out.problems.push(Problem::at(
-                item.pos,
+            out.problems.push(problem_at(
+                at,
                 format!(
                     "peek on {target} needs {cost} garnets and you have {}; not used, nothing paid",
                     me.garnets
@@ -231,32 +241,31 @@ fn peeks(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
     }
 }
 
-fn block(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
-    let parsed = node.as_table("block").map_err(|p| Problem {
-        message: format!(
-            "{} (e.g. block = {{ player = \"{}\", room = \"attic\" }})",
-            p.message,
-            example_target(state, player)
-        ),
-        ..p
-    });
-    let table = match parsed {
+fn block(state: &mut State, player: &PlayerId, given: Given<version::Block>, out: &mut Outcome) {
+    let at = given.at;
+    let table = match given.value {
         Ok(t) => t,
-        Err(p) => return out.problems.push(p),
+        Err(p) => {
+            let message = format!(
+                "{} (e.g. block = {{ player = \"{}\", room = \"attic\" }})",
+                p.message,
+                example_target(state, player)
+            );
+            return out.problems.push(Problem { message, ..p });
+        }
     };
-    out.problems
-        .extend(table.unknown_keys(&["player", "room"], "block"));
-    let target = match table.get("player") {
-        Some(n) => read_target(state, player, n, "block.player"),
-        None => Err(Problem::at(
-            node.pos,
+    out.problems.extend(table.unknown);
+    let target = match table.player {
+        Some(n) => checked_target(state, player, n, "block.player"),
+        None => Err(problem_at(
+            at,
             "block needs a player: one of the other players",
         )),
     };
-    let room = match table.get("room") {
-        Some(n) => n.as_choice::<Room>("block.room"),
-        None => Err(Problem::at(
-            node.pos,
+    let room = match table.room {
+        Some(r) => r.value,
+        None => Err(problem_at(
+            at,
             "block needs a room: one of attic, basement, cellar",
         )),
     };
@@ -267,14 +276,14 @@ fn block(state: &mut State, player: &PlayerId, node: &Node, out: &mut Outcome) {
             return;
         }
     };
-    use_block(state, player, node, target, room, out);
+    use_block(state, player, at, target, room, out);
 }
 
 /// A Block read as valid: refused (nothing paid) or paid, and the target told at once.
 fn use_block(
     state: &mut State,
     player: &PlayerId,
-    node: &Node,
+    at: Option<Pos>,
     target: PlayerId,
     room: Room,
     out: &mut Outcome,
@@ -308,8 +317,8 @@ fn use_block(
         String::new()
     };
     if !refusal.is_empty() {
-        out.problems.push(Problem::at(
-            node.pos,
+        out.problems.push(problem_at(
+            at,
             format!("block ignored: {refusal}; nothing paid"),
         ));
         return;
@@ -375,29 +384,23 @@ fn forbid(state: &mut State, target: &PlayerId, room: Room) -> String {
     text
 }
 
-fn receive_token_gift(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
-    out.problems
-        .extend(doc.root().unknown_keys(TOKEN_KEYS, "a token gift"));
+fn apply_token_gift(state: &mut State, player: &PlayerId, version: Version, out: &mut Outcome) {
     let eligible = token_candidates(state, player);
-    let Some(node) = doc.get("give_token") else {
+    let Some(given) = version.give_token else {
         out.problems.push(Problem::general(format!(
             "give_token is missing; name one of {} (or send nothing to give no token)",
             PlayerId::join(&eligible)
         )));
         return;
     };
-    let chosen = node.as_str("give_token").and_then(|text| {
-        PlayerId::named(text)
-            .filter(|id| eligible.contains(id))
-            .ok_or_else(|| {
-                Problem::at(
-                    node.pos,
-                    format!(
-                        "give_token: \"{text}\" cannot receive a Token; one of {}",
-                        PlayerId::join(&eligible)
-                    ),
-                )
-            })
+    let chosen = given.value.as_ref().map_err(Clone::clone).and_then(|name| {
+        name.id().filter(|id| eligible.contains(id)).ok_or_else(|| {
+            given.problem(format!(
+                "give_token: \"{}\" cannot receive a Token; one of {}",
+                name.text(),
+                PlayerId::join(&eligible)
+            ))
+        })
     });
     match chosen {
         Ok(id) => {
@@ -414,7 +417,6 @@ fn receive_token_gift(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut
     }
 }
 
-/// Who the sole winner may give a Token to: not themselves, no Elimination Candidate, no holder.
 pub fn token_candidates(state: &State, giver: &PlayerId) -> Vec<PlayerId> {
     state
         .unprotected()
@@ -448,7 +450,11 @@ mod keys_tests {
     /// `KEYS` (how ingest finds a submission in a mail) is exactly the keys some round accepts.
     #[test]
     fn keys_are_the_union_of_every_rounds_keys() {
-        let mut union: Vec<&str> = ROUND_KEYS.iter().chain(TOKEN_KEYS).copied().collect();
+        let mut union: Vec<&str> = version::ROUND_KEYS
+            .iter()
+            .chain(version::TOKEN_KEYS)
+            .copied()
+            .collect();
         union.sort_unstable();
         union.dedup();
         let mut keys = KEYS.to_vec();

@@ -1,0 +1,176 @@
+//! One receive path for a player's file and for a bot's typed choice (issue #30, item 2). A game
+//! that implements `Versioned` receives a version in two steps: `read` turns the file into the
+//! rules' own types (each key's value, or what is wrong with its shape, and where it was
+//! written), and `apply` checks that version against the round and applies what is valid. A
+//! bot hands `apply` a version it built directly (`send`): it meets every check a player's
+//! file meets after reading, so it can never make a move a player cannot, and no text is
+//! written or parsed unless the game is recorded.
+
+use super::bots::Submissions;
+use super::{Detail, Game, Outcome};
+use crate::doc::{Doc, Node, Writer};
+use crate::player_id::PlayerId;
+use crate::problem::{Pos, Problem};
+
+/// A game whose submissions are read into a typed version before the rules check them.
+pub trait Versioned: Game {
+    /// One version of a submission in the rules' own types (`Given` values).
+    type Version;
+
+    /// Why `player` may send nothing now (not playing this round): then this is the one problem
+    /// of any version they send, and nothing of it is read.
+    fn refuse(state: &Self::State, player: &PlayerId) -> Option<Problem>;
+
+    /// What the file says, key by key; keys the round does not have go to `problems` at once
+    /// (they are the first problems of a version). Never fails: a value of the wrong shape is
+    /// kept as its problem, for `apply` to report where the rules would have read it.
+    fn read(state: &Self::State, doc: &Doc, problems: &mut Vec<Problem>) -> Self::Version;
+
+    /// Checks `version` against the round and applies what is valid (instant actions included);
+    /// must never panic, whatever the version holds.
+    fn apply(state: &mut Self::State, player: &PlayerId, version: Self::Version, out: &mut Outcome);
+
+    /// The version as the file a player would send: what a simulated game records. Only values
+    /// that were read well are written (a bot's versions hold nothing else).
+    fn write(version: &Self::Version) -> Writer;
+}
+
+/// `Game::receive_with` of a `Versioned` game: the file read, then applied.
+pub fn receive<G: Versioned>(
+    state: &mut G::State,
+    player: &PlayerId,
+    doc: &Doc,
+    detail: Detail,
+) -> Outcome {
+    let mut out = Outcome::new(detail);
+    if let Some(problem) = G::refuse(state, player) {
+        out.problems.push(problem);
+        return out;
+    }
+    let version = G::read(state, doc, &mut out.problems);
+    G::apply(state, player, version, &mut out);
+    out
+}
+
+/// A bot's version, applied as a received file's would be after reading (`Detail::State`: no
+/// bot reads what was understood); with `record`, the file it stands for is recorded too.
+pub fn send<G: Versioned>(
+    state: &mut G::State,
+    player: &PlayerId,
+    version: G::Version,
+    record: &mut Option<&mut Submissions>,
+) -> Outcome {
+    if let Some(r) = record.as_deref_mut() {
+        let text = G::write(&version).finish().source().to_owned();
+        r.push((player.clone(), text));
+    }
+    let mut out = Outcome::new(Detail::State);
+    match G::refuse(state, player) {
+        Some(problem) => out.problems.push(problem),
+        None => G::apply(state, player, version, &mut out),
+    }
+    out
+}
+
+/// A value as the rules read it: the value, or the problem with its shape (a number where a
+/// room goes, a room that does not exist), and where it was written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Given<T> {
+    pub value: Result<T, Problem>,
+    /// Where the value was written; `None` for a value a bot hands over.
+    pub at: Option<Pos>,
+}
+
+impl<T> Given<T> {
+    /// A value handed over typed (by a bot): well read, written nowhere.
+    pub fn typed(value: T) -> Given<T> {
+        Given {
+            value: Ok(value),
+            at: None,
+        }
+    }
+
+    /// The value of `node`, read by `read`.
+    pub fn read(node: &Node, read: impl FnOnce(&Node) -> Result<T, Problem>) -> Given<T> {
+        Given {
+            value: read(node),
+            at: Some(node.pos),
+        }
+    }
+
+    /// A problem with this value: at its place in the file, or of the version as a whole.
+    pub fn problem(&self, message: impl Into<String>) -> Problem {
+        problem_at(self.at, message)
+    }
+
+    /// The value, if it was read well.
+    pub fn ok(&self) -> Option<&T> {
+        self.value.as_ref().ok()
+    }
+}
+
+/// A problem at `at` in the file, or of the version as a whole when it was written nowhere.
+pub fn problem_at(at: Option<Pos>, message: impl Into<String>) -> Problem {
+    match at {
+        Some(pos) => Problem::at(pos, message),
+        None => Problem::general(message),
+    }
+}
+
+/// A player named in a submission: an id a bot hands over, or the text a file holds (checked by
+/// the rules, which quote it back when it names nobody they accept).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Name {
+    Id(PlayerId),
+    Written(String),
+}
+
+impl Name {
+    /// A string value naming a player (`key` names it in a problem).
+    pub fn read(node: &Node, key: &str) -> Result<Name, Problem> {
+        node.as_str(key).map(|text| Name::Written(text.to_owned()))
+    }
+
+    /// The player named, if the text is an id (spaces around it and letter case do not matter).
+    pub fn id(&self) -> Option<PlayerId> {
+        match self {
+            Name::Id(id) => Some(id.clone()),
+            Name::Written(text) => PlayerId::named(text),
+        }
+    }
+
+    /// The name as written.
+    pub fn text(&self) -> &str {
+        match self {
+            Name::Id(id) => id.as_str(),
+            Name::Written(text) => text,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_written_name_is_read_as_players_write_ids_and_quoted_as_written() {
+        let name = Name::Written(" Erin".into());
+        assert_eq!(name.id(), PlayerId::parse("erin"));
+        assert_eq!(name.text(), " Erin");
+        assert_eq!(Name::Written("not an id!".into()).id(), None);
+        let id = PlayerId::parse("bob").unwrap();
+        assert_eq!(Name::Id(id.clone()).id(), Some(id));
+    }
+
+    #[test]
+    fn a_typed_value_has_its_problems_about_the_whole_version() {
+        let given = Given::typed(3);
+        assert_eq!(given.ok(), Some(&3));
+        assert_eq!(given.problem("no"), Problem::general("no"));
+        let doc = Doc::parse("\nroom = 4\n").unwrap();
+        let read = Given::read(doc.get("room").unwrap(), |n| n.as_str("room").map(str::len));
+        assert_eq!(read.at, Some(Pos { line: 2, col: 8 }));
+        assert_eq!(read.problem("no").line, Some(2));
+        assert!(read.value.is_err());
+    }
+}
