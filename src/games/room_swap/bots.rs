@@ -12,6 +12,7 @@ use super::version::Version;
 use crate::doc::Choice;
 use crate::player_id::PlayerId;
 
+use crate::games::Game;
 use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
 use crate::games::version::{Name, send};
 use rand::seq::{IndexedRandom, SliceRandom};
@@ -26,11 +27,15 @@ impl Simulated for RoomSwap {
     type Memory = ();
     type Heard = ();
 
-    fn resolve_heard(state: &State, seed: u64) -> (crate::games::Resolution<State>, Option<()>) {
-        (
-            super::resolve::resolve(state, seed, crate::games::Detail::State),
-            None,
-        )
+    /// The round resolved in place, with no reports built (no bot reads one).
+    fn advance(state: &mut State, seed: u64, _: &mut ()) -> u64 {
+        let defaults = state
+            .playing()
+            .iter()
+            .filter(|p| !RoomSwap::has_valid(state, p))
+            .count() as u64;
+        super::resolve::advance(state, seed, crate::games::Detail::State);
+        defaults
     }
 
     fn play(

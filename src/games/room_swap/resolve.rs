@@ -150,14 +150,23 @@ type FinalRooms = BTreeMap<PlayerId, (Room, &'static str)>;
 
 pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
     let mut next = state.clone();
+    let result = advance(&mut next, seed, detail);
+    Resolution {
+        state: next,
+        result,
+    }
+}
+
+/// Resolves the current round in place: `state` becomes the next round's (what the simulator
+/// plays), and the result says what happened.
+pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
     let (final_rooms, defaults) = final_rooms(state, seed);
-    let rooms: Vec<Room> = final_rooms.values().map(|(r, _)| *r).collect();
     let table = if state.phase == Phase::Tiebreak {
         FIVE_PLAYER_TABLE
     } else {
         SIX_PLAYER_TABLE
     };
-    let scoring = scoring_rooms(table, &rooms).unwrap_or_default();
+    let scoring = scoring_rooms(table, final_rooms.values().map(|(r, _)| r)).unwrap_or_default();
     // Ruling 17: a seat that left is in a room but scores nothing
     let scorers: Vec<PlayerId> = final_rooms
         .iter()
@@ -187,37 +196,39 @@ pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
             players: Vec::new(),
         },
     };
-    play_phase(state, &mut next, &mut public, &mut bonus, scorers);
+    let round = state.round;
+    play_phase(state, &mut public, &mut bonus, scorers);
 
-    // The next round.
-    next.rounds_played += 1;
-    if next.phase != Phase::Over {
-        next.round = state.round + 1;
+    // The next round: each player's live choices end here (the reports still tell them).
+    state.rounds_played += 1;
+    if state.phase != Phase::Over {
+        state.round = round + 1;
     }
     let mut garnets = BTreeMap::new();
-    for (id, p) in next.players.iter_mut() {
+    let mut lives = BTreeMap::new();
+    for (id, p) in state.players.iter_mut() {
         let extra = bonus.get(id).copied().unwrap_or(0);
         p.garnets += extra;
         garnets.insert(id.clone(), extra - p.live.spent);
-        p.live = Live::default();
+        let live = std::mem::take(&mut p.live);
+        if detail.reports() {
+            lives.insert(id.clone(), live);
+        }
     }
     public.next = Next {
-        round: next.round,
-        phase: next.phase,
-        players: next.playing(),
+        round: state.round,
+        phase: state.phase,
+        players: state.playing(),
     };
     let private = if detail.reports() {
-        private_reports(state, &next, &final_rooms, &garnets)
+        private_reports(state, &lives, &final_rooms, &garnets)
     } else {
         BTreeMap::new()
     };
-    Resolution {
-        state: next,
-        result: RoundResult {
-            public: detail.public(&public),
-            private,
-            garnets,
-        },
+    RoundResult {
+        public: detail.public(&public),
+        private,
+        garnets,
     }
 }
 
@@ -246,10 +257,10 @@ fn final_rooms(state: &State, seed: u64) -> (FinalRooms, Vec<PlayerId>) {
 }
 
 /// What the round's phase does with its scorers: points (and the end of the main game), a
-/// tiebreak's outcome, the Token gift.
+/// tiebreak's outcome, the Token gift. Each phase reads what it needs of the round before it
+/// changes the state.
 fn play_phase(
-    state: &State,
-    next: &mut State,
+    state: &mut State,
     public: &mut Public,
     bonus: &mut BTreeMap<PlayerId, i64>,
     scorers: Vec<PlayerId>,
@@ -257,58 +268,55 @@ fn play_phase(
     match state.phase {
         Phase::Main => {
             for id in &scorers {
-                next.players.get_mut(id).expect("scorer exists").points += 1;
+                state.players.get_mut(id).expect("scorer exists").points += 1;
             }
             if state.round >= state.options.rounds {
-                evaluate_main(next, public, bonus);
-            } else {
-                next.phase = Phase::Main;
+                evaluate_main(state, public, bonus);
             }
         }
         Phase::Tiebreak => {
+            let elimination = state.elimination();
             if scorers.is_empty() || scorers.len() == state.playing().len() {
                 // spec: "if all or none score, play again"
                 public.tiebreak = Some(Tiebreak {
                     kind: "again",
                     contenders: state.contenders.clone(),
                     points: BTreeMap::new(),
-                    elimination: state.elimination(),
+                    elimination,
                 });
             } else {
-                let elimination = state.elimination();
-                finish(next, public, bonus, scorers, elimination);
+                finish(state, public, bonus, scorers, elimination);
             }
         }
         Phase::Token => {
             let giver = state.token_giver.clone().expect("token phase has a giver");
             let to = state.players[&giver].live.give_token.clone();
             if let Some(to) = &to {
-                next.players.get_mut(to).expect("checked on receipt").token = true;
+                state.players.get_mut(to).expect("checked on receipt").token = true;
             }
-            next.phase = Phase::Over;
+            state.phase = Phase::Over;
             public.token_gift = Some(TokenGift {
                 giver,
                 elimination: state.elimination(),
                 to,
-                eligible_opponents: next.unprotected(),
+                eligible_opponents: state.unprotected(),
             });
         }
         Phase::Over => {}
     }
 }
 
-/// Each player's private part: their room and how it was chosen, their notes, their garnets
-/// and what they send next.
+/// Each player's private part: their room and how it was chosen, their notes (`lives`: the
+/// round's live choices, taken out of `next`), their garnets and what they send next.
 fn private_reports(
-    state: &State,
     next: &State,
+    lives: &BTreeMap<PlayerId, Live>,
     final_rooms: &FinalRooms,
     garnets: &BTreeMap<PlayerId, i64>,
 ) -> BTreeMap<PlayerId, PrivatePart> {
-    state
-        .players
-        .keys()
-        .map(|id| {
+    lives
+        .iter()
+        .map(|(id, live)| {
             let (room, source) = match final_rooms.get(id) {
                 Some((r, s)) => (Some(*r), Some(*s)),
                 None => (None, None),
@@ -317,8 +325,8 @@ fn private_reports(
                 played: final_rooms.contains_key(id),
                 room,
                 room_source: source,
-                room_note: state.players[id].live.room_note.clone(),
-                notes: state.players[id].live.notes.clone(),
+                room_note: live.room_note.clone(),
+                notes: live.notes.clone(),
                 garnets: next.players[id].garnets,
                 garnets_change: garnets[id],
                 block_used: next.players[id].block_used,
