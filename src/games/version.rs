@@ -21,10 +21,16 @@ pub trait Versioned: Game {
     /// of any version they send, and nothing of it is read.
     fn refuse(state: &Self::State, player: &PlayerId) -> Option<Problem>;
 
-    /// What the file says, key by key; keys the round does not have go to `problems` at once
-    /// (they are the first problems of a version). Never fails: a value of the wrong shape is
-    /// kept as its problem, for `apply` to report where the rules would have read it.
-    fn read(state: &Self::State, doc: &Doc, problems: &mut Vec<Problem>) -> Self::Version;
+    /// What `player`'s file says, key by key; keys the round does not have for them go to
+    /// `problems` at once (they are the first problems of a version). Never fails: a value of
+    /// the wrong shape is kept as its problem, for `apply` to report where the rules would have
+    /// read it.
+    fn read(
+        state: &Self::State,
+        player: &PlayerId,
+        doc: &Doc,
+        problems: &mut Vec<Problem>,
+    ) -> Self::Version;
 
     /// Checks `version` against the round and applies what is valid (instant actions included);
     /// must never panic, whatever the version holds.
@@ -47,7 +53,7 @@ pub fn receive<G: Versioned>(
         out.problems.push(problem);
         return out;
     }
-    let version = G::read(state, doc, &mut out.problems);
+    let version = G::read(state, player, doc, &mut out.problems);
     G::apply(state, player, version, &mut out);
     out
 }

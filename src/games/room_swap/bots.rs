@@ -45,12 +45,15 @@ impl Simulated for RoomSwap {
         _: &mut (),
         mut record: Option<&mut Submissions>,
     ) -> u64 {
-        let ids: Vec<PlayerId> = state.players.keys().cloned().collect();
         let mut playing = state.playing();
         // Submissions reach the host in some order: Peeks answer only about earlier senders.
         playing.shuffle(rng);
         for id in &playing {
-            let i = ids.iter().position(|p| p == id).expect("a player");
+            let i = state
+                .players
+                .keys()
+                .position(|p| p == id)
+                .expect("a player");
             if state.phase == Phase::Token {
                 let mut eligible = state.unprotected();
                 eligible.retain(|p| p != id);

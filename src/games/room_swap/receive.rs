@@ -24,7 +24,7 @@ impl Versioned for RoomSwap {
         (!state.is_playing(player)).then(|| Problem::general(not_playing_message(state)))
     }
 
-    fn read(state: &State, doc: &Doc, problems: &mut Vec<Problem>) -> Version {
+    fn read(state: &State, _: &PlayerId, doc: &Doc, problems: &mut Vec<Problem>) -> Version {
         Version::read(state, doc, problems)
     }
 

@@ -145,8 +145,9 @@ pub fn opening(state: &State) -> RoundResult {
     RoundResult::without_garnets(&public, private)
 }
 
-/// Where each player ends the round, and how ("chosen", "fallback", "default").
-type FinalRooms = BTreeMap<PlayerId, (Room, &'static str)>;
+/// Where each player ends the round, and how ("chosen", "fallback", "default"), in id order
+/// (a handful of seats, looked up by a search along the list).
+type FinalRooms = Vec<(PlayerId, (Room, &'static str))>;
 
 pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
     let mut next = state.clone();
@@ -166,11 +167,11 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
     } else {
         SIX_PLAYER_TABLE
     };
-    let scoring = scoring_rooms(table, final_rooms.values().map(|(r, _)| r)).unwrap_or_default();
+    let scoring = scoring_rooms(table, final_rooms.iter().map(|(_, (r, _))| r)).unwrap_or_default();
     // Ruling 17: a seat that left is in a room but scores nothing
     let scorers: Vec<PlayerId> = final_rooms
         .iter()
-        .filter(|(id, (r, _))| scoring.contains(r) && !state.players[*id].left)
+        .filter(|(id, (r, _))| scoring.contains(r) && !state.players[id].left)
         .map(|(id, _)| id.clone())
         .collect();
 
@@ -215,12 +216,12 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
             lives.insert(id.clone(), live);
         }
     }
-    public.next = Next {
-        round: state.round,
-        phase: state.phase,
-        players: state.playing(),
-    };
     let private = if detail.reports() {
+        public.next = Next {
+            round: state.round,
+            phase: state.phase,
+            players: state.playing(),
+        };
         private_reports(state, &lives, &final_rooms, &garnets)
     } else {
         BTreeMap::new()
@@ -240,18 +241,21 @@ fn final_rooms(state: &State, seed: u64) -> (FinalRooms, Vec<PlayerId>) {
     if state.phase == Phase::Token {
         return (final_rooms, defaults);
     }
-    for id in &state.seated() {
-        let live = &state.players[id].live;
+    let mut seated = state.seated();
+    seated.sort_unstable();
+    for id in seated {
+        let player = &state.players[&id];
+        let live = &player.live;
         let choice = match live.room {
-            _ if state.players[id].left => (default_room(state, id, seed), "left"),
+            _ if player.left => (default_room(state, &id, seed), "left"),
             Some(room) if live.room_note.is_some() => (room, "fallback"),
             Some(room) => (room, "chosen"),
             None => {
                 defaults.push(id.clone());
-                (default_room(state, id, seed), "default")
+                (default_room(state, &id, seed), "default")
             }
         };
-        final_rooms.insert(id.clone(), choice);
+        final_rooms.push((id, choice));
     }
     (final_rooms, defaults)
 }
@@ -317,12 +321,12 @@ fn private_reports(
     lives
         .iter()
         .map(|(id, live)| {
-            let (room, source) = match final_rooms.get(id) {
-                Some((r, s)) => (Some(*r), Some(*s)),
+            let (room, source) = match final_rooms.iter().find(|(seat, _)| seat == id) {
+                Some((_, (r, s))) => (Some(*r), Some(*s)),
                 None => (None, None),
             };
             let report = Private {
-                played: final_rooms.contains_key(id),
+                played: room.is_some(),
                 room,
                 room_source: source,
                 room_note: live.room_note.clone(),

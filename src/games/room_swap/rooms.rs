@@ -4,7 +4,6 @@
 
 use crate::doc::Choice;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -74,17 +73,19 @@ pub fn scoring_rooms<'a, I>(table: &[Row], rooms: I) -> Option<Vec<Room>>
 where
     I: IntoIterator<Item = &'a Room>,
 {
-    let mut counts: BTreeMap<Room, usize> = Room::ALL.iter().map(|r| (*r, 0)).collect();
+    // counts by room, in `Room::ALL` order (every round of every simulated game asks)
+    let mut counts = [0usize; 3];
     for room in rooms {
-        *counts.entry(*room).or_default() += 1;
+        counts[*room as usize] += 1;
     }
-    let mut sizes: Vec<usize> = counts.values().copied().collect();
+    let mut sizes = counts;
     sizes.sort_unstable_by(|a, b| b.cmp(a));
-    let (_, scoring_size) = table.iter().find(|(row, _)| row[..] == sizes[..])?;
+    let (_, scoring_size) = table.iter().find(|(row, _)| *row == sizes)?;
     Some(match scoring_size {
-        Some(size) => counts
+        Some(size) => Room::ALL
             .iter()
-            .filter(|(_, n)| *n == size)
+            .zip(counts)
+            .filter(|(_, n)| n == size)
             .map(|(r, _)| *r)
             .collect(),
         None => Vec::new(),
