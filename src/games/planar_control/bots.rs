@@ -2,7 +2,8 @@
 //! voted with a random number of garnets, or two random players divined) and `hunter`, who
 //! fights for a plane its alignment does not control (all its votes, up to two garnets, on a
 //! plane-mate) and saves garnets where it does, and divines players it has not divined yet,
-//! preferring those on the plane it is about to join. Bots submit through `receive`. A bot
+//! preferring those on the plane it is about to join. Bots hand their versions to the checks a
+//! player's file meets (`version::send`). A bot
 //! knows its own alignment, plane and garnets, where everyone is and who controls each plane
 //! (the announcements), and whom it has divined (its own reports).
 
@@ -12,8 +13,9 @@ use super::state::{Alignment, Phase, Plane, State};
 use crate::doc::Choice;
 use crate::player_id::PlayerId;
 
-use crate::doc::Writer;
-use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions, one, submit};
+use super::version::{Eliminate, Version, Vote};
+use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
+use crate::games::version::{Given, Name, send};
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
 use std::collections::BTreeMap;
@@ -41,13 +43,12 @@ fn choose(
     bot: Strategy,
     memory: &mut Memory,
     rng: &mut BotRng,
-) -> Option<(Writer, Option<[usize; 2]>)> {
+) -> Option<(Version, Option<[usize; 2]>)> {
     let (id, plane) = &seats[me];
     let mine = &state.players[id];
     if state.phase == Phase::Elimination {
         // The alignments are public now: one member of each losing alignment.
-        let mut w = Writer::new();
-        w.section("eliminate");
+        let mut votes = Vec::new();
         for loser in state.losing_alignments() {
             let members: Vec<&PlayerId> = state
                 .players
@@ -56,17 +57,28 @@ fn choose(
                 .map(|(id, _)| id)
                 .collect();
             if let Some(pick) = members.choose(rng) {
-                w.str(loser.name(), pick.as_str());
+                votes.push((loser, Given::typed(Name::Id((*pick).clone()))));
             }
         }
-        return Some((w, None));
+        let eliminate = Eliminate {
+            unknown: Vec::new(),
+            votes,
+        };
+        let version = Version {
+            eliminate: Some(Given::typed(eliminate)),
+            ..Version::default()
+        };
+        return Some((version, None));
     }
     let picks = &mut memory.picks;
     picks.clear();
     if plane.is_large() {
         picks.extend((0..seats.len()).filter(|&i| i != me && seats[i].1 == *plane));
-        let text = match picks.choose(rng) {
-            None => one("vote", "abstain"),
+        let version = match picks.choose(rng) {
+            None => Version {
+                vote: Some(Given::typed(Vote::Abstain)),
+                ..Version::default()
+            },
             Some(&target) => {
                 let spend = match bot {
                     Strategy::Random => rng.random_range(0..=mine.garnets.clamp(0, 3)),
@@ -75,12 +87,15 @@ fn choose(
                         if ours { 0 } else { mine.garnets.clamp(0, 2) }
                     }
                 };
-                let mut w = one("vote", seats[target].0.as_str());
-                w.int("garnets", spend);
-                w
+                let target = Name::Id(seats[target].0.clone());
+                Version {
+                    vote: Some(Given::typed(Vote::Banish(target))),
+                    garnets: Some(Given::typed(spend)),
+                    ..Version::default()
+                }
             }
         };
-        return Some((text, None));
+        return Some((version, None));
     }
     picks.extend((0..seats.len()).filter(|&i| i != me));
     picks.shuffle(rng);
@@ -105,9 +120,12 @@ fn choose(
     };
     match pair {
         [Some(&a), Some(&b)] => {
-            let mut w = Writer::new();
-            w.strs("divine", &[&seats[a].0, &seats[b].0]);
-            Some((w, Some([a, b])))
+            let pair = [a, b].map(|p| Given::typed(Name::Id(seats[p].0.clone())));
+            let version = Version {
+                divine: Some(Given::typed(pair.into())),
+                ..Version::default()
+            };
+            Some((version, Some([a, b])))
         }
         _ => None,
     }
@@ -160,13 +178,13 @@ impl Simulated for PlanarControl {
                 continue;
             }
             expected += 1;
-            let Some((text, divined)) = choose(state, &seats, i, bots[i], memory, rng) else {
+            let Some((version, divined)) = choose(state, &seats, i, bots[i], memory, rng) else {
                 continue;
             };
             if let Some(pair) = divined {
                 memory.divined[i].extend(pair);
             }
-            submit::<PlanarControl>(state, id, text, &mut record);
+            send::<PlanarControl>(state, id, version, &mut record);
         }
         expected
     }

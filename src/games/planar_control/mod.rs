@@ -9,6 +9,7 @@ pub mod bots;
 mod receive;
 pub mod resolve;
 pub mod state;
+mod version;
 
 use crate::doc::{Choice, Doc};
 use crate::games::{Detail, Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
@@ -180,7 +181,7 @@ impl Game for PlanarControl {
     }
 
     fn receive_with(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
-        receive::receive(state, player, doc, detail)
+        crate::games::version::receive::<PlanarControl>(state, player, doc, detail)
     }
 
     fn opening(state: &State) -> Option<RoundResult> {

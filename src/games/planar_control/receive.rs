@@ -1,30 +1,55 @@
-//! Receiving a Planar Control submission: a vote (with garnets) on Earth and Thera, a divination
-//! on Limbo and Mobil, and the winners' elimination vote (spec planar-control.md, "Submissions").
+//! Checking a Planar Control submission against the round and applying it: a vote (with
+//! garnets) on Earth and Thera, a divination on Limbo and Mobil, and the winners' elimination
+//! vote (spec planar-control.md, "Submissions"). A file is read into a `Version` first
+//! (`version.rs`); a bot's version comes here as is.
 
+use super::PlanarControl;
 use super::state::{Phase, Plane, State};
-use crate::doc::{Choice, Doc, Node};
-use crate::games::{Detail, Outcome};
+use super::version::{Eliminate, Version, Vote};
+use crate::doc::{Choice, Doc, Writer};
+use crate::games::Outcome;
+use crate::games::version::{Given, Name, Versioned};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 
-pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
-    let mut out = Outcome::new(detail);
-    match state.phase {
-        Phase::Over => out.problems.push(Problem::general(
-            "the game is over; no more submissions are read",
-        )),
-        Phase::Elimination => eliminate(state, player, doc, &mut out),
-        Phase::Main => {
-            let me = &state.players[player];
-            let (plane, held) = (me.plane, me.garnets);
-            if plane.is_large() {
-                vote(state, player, plane, held, doc, &mut out);
-            } else {
-                divine(state, player, plane, doc, &mut out);
+impl Versioned for PlanarControl {
+    type Version = Version;
+
+    fn refuse(state: &State, player: &PlayerId) -> Option<Problem> {
+        match state.phase {
+            Phase::Over => Some(Problem::general(
+                "the game is over; no more submissions are read",
+            )),
+            Phase::Elimination if !state.winners().contains(player) => Some(Problem::general(
+                "only the winning alignment votes in the elimination round; you have nothing to send",
+            )),
+            _ => None,
+        }
+    }
+
+    fn read(state: &State, player: &PlayerId, doc: &Doc, problems: &mut Vec<Problem>) -> Version {
+        Version::read(state, player, doc, problems)
+    }
+
+    fn apply(state: &mut State, player: &PlayerId, version: Version, out: &mut Outcome) {
+        match state.phase {
+            Phase::Over => {}
+            Phase::Elimination => eliminate(state, player, version.eliminate, out),
+            Phase::Main => {
+                let me = &state.players[player];
+                let (plane, held) = (me.plane, me.garnets);
+                if plane.is_large() {
+                    vote(state, player, plane, held, version, out);
+                } else {
+                    divine(state, player, version.divine, out);
+                }
             }
         }
     }
-    out
+
+    fn write(version: &Version) -> Writer {
+        version.write()
+    }
 }
 
 /// A vote of `player`, who is on `plane` holding `held` garnets.
@@ -33,22 +58,12 @@ fn vote(
     player: &PlayerId,
     plane: Plane,
     held: i64,
-    doc: &Doc,
+    version: Version,
     out: &mut Outcome,
 ) {
-    out.problems.extend(
-        doc.root()
-            .unknown_keys(&["vote", "garnets", "token"], "a vote"),
-    );
-    if let Some(n) = doc.get("divine") {
-        out.problems.push(Problem::at(
-            n.pos,
-            format!("you are on {}: you vote, you do not divine", title(plane)),
-        ));
-    }
-    let target = match doc.get("vote") {
+    let target = match version.vote {
         None => None,
-        Some(node) => match read_vote(node, state, player, plane) {
+        Some(given) => match checked_vote(given, state, player, plane) {
             Ok(t) => t,
             Err(p) => {
                 out.problems.push(p);
@@ -62,27 +77,23 @@ fn vote(
             }
         },
     };
-    let spend = match doc.get("garnets") {
+    let spend = match version.garnets {
         None => 0,
-        Some(node) => match (&node.value, &target) {
-            (crate::doc::Value::Integer(n), Some(_)) if (0..=held).contains(n) => *n,
-            (crate::doc::Value::Integer(n), Some(_)) => {
-                out.problems.push(Problem::at(
-                    node.pos,
-                    format!("garnets = {n}: you hold {held}; your vote counts with none spent"),
-                ));
+        Some(given) => match (&given.value, &target) {
+            (Ok(n), Some(_)) if (0..=held).contains(n) => *n,
+            (Ok(n), Some(_)) => {
+                out.problems.push(given.problem(format!(
+                    "garnets = {n}: you hold {held}; your vote counts with none spent"
+                )));
                 0
             }
-            (crate::doc::Value::Integer(_), None) => {
+            (Ok(_), None) => {
                 out.problems
-                    .push(Problem::at(node.pos, "garnets need a vote; none spent"));
+                    .push(given.problem("garnets need a vote; none spent"));
                 0
             }
-            (other, _) => {
-                out.problems.push(Problem::at(
-                    node.pos,
-                    format!("garnets must be a whole number, not {}", other.type_name()),
-                ));
+            (Err(p), _) => {
+                out.problems.push(p.clone());
                 0
             }
         },
@@ -103,16 +114,17 @@ fn vote(
 }
 
 /// The player `player` votes to banish: another player on `plane`, or nobody (`"abstain"`).
-fn read_vote(
-    node: &Node,
+fn checked_vote(
+    given: Given<Vote>,
     state: &State,
     player: &PlayerId,
     plane: Plane,
 ) -> Result<Option<PlayerId>, Problem> {
-    let text = node.as_str("vote")?.trim();
-    if text.eq_ignore_ascii_case("abstain") || text.is_empty() {
-        return Ok(None);
-    }
+    let name = match &given.value {
+        Ok(Vote::Abstain) => return Ok(None),
+        Ok(Vote::Banish(name)) => name,
+        Err(p) => return Err(p.clone()),
+    };
     let mate = |id: &PlayerId| {
         id != player
             && state
@@ -120,56 +132,26 @@ fn read_vote(
                 .get(id)
                 .is_some_and(|p| p.plane == plane && !p.left)
     };
-    PlayerId::named(text).filter(mate).map(Some).ok_or_else(|| {
+    name.id().filter(mate).map(Some).ok_or_else(|| {
         let others: Vec<PlayerId> = state.on(plane).into_iter().filter(mate).collect();
-        Problem::at(
-            node.pos,
-            format!(
-                "vote: \"{text}\" is not another player on {}; one of {} (or \"abstain\"); you abstain unless you fix it",
-                title(plane),
-                PlayerId::join(&others)
-            ),
-        )
+        given.problem(format!(
+            "vote: \"{}\" is not another player on {}; one of {} (or \"abstain\"); you abstain unless you fix it",
+            name.text().trim(),
+            title(plane),
+            PlayerId::join(&others)
+        ))
     })
 }
 
-fn divine(state: &mut State, player: &PlayerId, plane: Plane, doc: &Doc, out: &mut Outcome) {
-    out.problems.extend(
-        doc.root()
-            .unknown_keys(&["divine", "token"], "a divination"),
-    );
-    if let Some(n) = doc.get("vote").or(doc.get("garnets")) {
-        out.problems.push(Problem::at(
-            n.pos,
-            format!("you are on {}: you divine, you do not vote", title(plane)),
-        ));
-    }
-    let chosen = match doc.get("divine") {
+fn divine(
+    state: &mut State,
+    player: &PlayerId,
+    given: Option<Given<Vec<Given<Name>>>>,
+    out: &mut Outcome,
+) {
+    let chosen = match given {
         None => Ok(None),
-        Some(node) => node.as_array("divine").and_then(|items| {
-            let ids = items
-                .iter()
-                .map(|i| {
-                    let text = i.as_str("divine")?;
-                    PlayerId::named(text)
-                        .filter(|id| id != player && state.players.contains_key(id))
-                        .ok_or_else(|| {
-                            Problem::at(
-                                i.pos,
-                                format!("divine: \"{text}\" is not another player of the game"),
-                            )
-                        })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            match ids.as_slice() {
-                [] => Ok(None),
-                [a, b] if a != b => Ok(Some([a.clone(), b.clone()])),
-                _ => Err(Problem::at(
-                    node.pos,
-                    "divine: name two different players other than you",
-                )),
-            }
-        }),
+        Some(given) => checked_pair(state, player, given),
     };
     let live = &mut state.players.get_mut(player).expect("checked").live;
     live.submitted = true;
@@ -190,19 +172,42 @@ fn divine(state: &mut State, player: &PlayerId, plane: Plane, doc: &Doc, out: &m
     }
 }
 
-fn eliminate(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome) {
-    if !state.winners().contains(player) {
-        out.problems.push(Problem::general(
-            "only the winning alignment votes in the elimination round; you have nothing to send",
-        ));
-        return;
+/// Two different other players of the game, or none at all; the first problem otherwise.
+fn checked_pair(
+    state: &State,
+    player: &PlayerId,
+    given: Given<Vec<Given<Name>>>,
+) -> Result<Option<[PlayerId; 2]>, Problem> {
+    let items = given.value.as_ref().map_err(Clone::clone)?;
+    let ids = items
+        .iter()
+        .map(|item| {
+            let name = item.value.as_ref().map_err(Clone::clone)?;
+            name.id()
+                .filter(|id| id != player && state.players.contains_key(id))
+                .ok_or_else(|| {
+                    item.problem(format!(
+                        "divine: \"{}\" is not another player of the game",
+                        name.text()
+                    ))
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    match ids.as_slice() {
+        [] => Ok(None),
+        [a, b] if a != b => Ok(Some([a.clone(), b.clone()])),
+        _ => Err(given.problem("divine: name two different players other than you")),
     }
-    out.problems.extend(
-        doc.root()
-            .unknown_keys(&["eliminate", "token"], "an elimination vote"),
-    );
+}
+
+fn eliminate(
+    state: &mut State,
+    player: &PlayerId,
+    given: Option<Given<Eliminate>>,
+    out: &mut Outcome,
+) {
     let losing = state.losing_alignments();
-    let table = match doc.get("eliminate").map(|n| n.as_table("eliminate")) {
+    let table = match given.map(|g| g.value) {
         Some(Ok(t)) => t,
         Some(Err(p)) => return out.problems.push(p),
         None => {
@@ -216,9 +221,7 @@ fn eliminate(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome)
             )));
         }
     };
-    let keys: Vec<&str> = losing.iter().map(|a| a.name()).collect();
-    out.problems
-        .extend(table.unknown_keys(&keys, "[eliminate]"));
+    out.problems.extend(table.unknown);
     let mut votes = std::collections::BTreeMap::new();
     for alignment in &losing {
         let members: Vec<PlayerId> = state
@@ -227,30 +230,31 @@ fn eliminate(state: &mut State, player: &PlayerId, doc: &Doc, out: &mut Outcome)
             .filter(|(_, p)| p.alignment == *alignment)
             .map(|(id, _)| id.clone())
             .collect();
-        match table.get(alignment.name()) {
+        let given = table
+            .votes
+            .iter()
+            .find(|(a, _)| a == alignment)
+            .map(|(_, g)| g);
+        match given.map(|g| (g, &g.value)) {
             None => out.problems.push(Problem::general(format!(
                 "eliminate.{}: missing; one of {}",
                 alignment.name(),
                 PlayerId::join(&members)
             ))),
-            Some(node) => match node.as_str(&format!("eliminate.{}", alignment.name())) {
-                Ok(text) => match PlayerId::named(text).filter(|id| members.contains(id)) {
-                    Some(id) => {
-                        out.understand(|| format!("{}: {id}", alignment.title()));
-                        votes.insert(*alignment, id);
-                    }
-                    None => out.problems.push(Problem::at(
-                        node.pos,
-                        format!(
-                            "eliminate.{}: \"{text}\" is not {}; one of {}",
-                            alignment.name(),
-                            alignment.title(),
-                            PlayerId::join(&members)
-                        ),
-                    )),
-                },
-                Err(p) => out.problems.push(p),
+            Some((given, Ok(name))) => match name.id().filter(|id| members.contains(id)) {
+                Some(id) => {
+                    out.understand(|| format!("{}: {id}", alignment.title()));
+                    votes.insert(*alignment, id);
+                }
+                None => out.problems.push(given.problem(format!(
+                    "eliminate.{}: \"{}\" is not {}; one of {}",
+                    alignment.name(),
+                    name.text(),
+                    alignment.title(),
+                    PlayerId::join(&members)
+                ))),
             },
+            Some((_, Err(p))) => out.problems.push(p.clone()),
         }
     }
     out.valid = votes.len() == losing.len();
