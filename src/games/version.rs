@@ -157,6 +157,42 @@ impl Name {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::bots::Simulated;
+    use crate::simulate::{game_seed, play_recorded, start};
+
+    /// Every file a simulated game recorded reads as a version that writes the same file, with
+    /// no problem, at the point of the game it was sent (read depends on the round and the
+    /// sender): reading loses nothing a bot's version holds.
+    fn bots_files_read_back_as_written<G: Simulated + Versioned>(bots: &str) {
+        let setting = crate::simulate::plan::test_setting::<G>(bots, 5);
+        let mut files = 0;
+        for game in 0..4 {
+            let seed = game_seed(setting.seed, game);
+            let (_, transcript, _) = play_recorded::<G>(&setting, game).unwrap();
+            let (mut state, mut memory) = start::<G>(&setting, seed).unwrap();
+            for (_, round) in transcript {
+                for (player, text) in round {
+                    let doc = Doc::parse(&text).unwrap();
+                    let mut out = Outcome::new(Detail::State);
+                    let version = G::read(&state, &player, &doc, &mut out.problems);
+                    assert_eq!(out.problems, [], "{text}");
+                    assert_eq!(G::write(&version).finish().source(), text);
+                    G::apply(&mut state, &player, version, &mut out);
+                    files += 1;
+                }
+                G::advance(&mut state, seed, &mut memory);
+            }
+        }
+        assert!(files > 40, "{files}");
+    }
+
+    #[test]
+    fn every_versioned_games_bot_files_read_back_as_written() {
+        use crate::games::{final_ritual, planar_control, room_swap};
+        bots_files_read_back_as_written::<room_swap::RoomSwap>("random=3,best-response");
+        bots_files_read_back_as_written::<planar_control::PlanarControl>("random=8,hunter");
+        bots_files_read_back_as_written::<final_ritual::FinalRitual>("random=3,greedy");
+    }
 
     #[test]
     fn a_written_name_is_read_as_players_write_ids_and_quoted_as_written() {

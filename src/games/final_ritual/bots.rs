@@ -4,75 +4,76 @@
 //! probability 1/2; random "any" orders) and `greedy`, who pursues its role's goal: a Loyal X
 //! priest feeds X to the altar and orders others to; a Selfish X priest keeps X and pulls cards
 //! to its own hand, refusing the most-marked player's orders while it has no mark itself; the
-//! Traitor orders the most-marked player to pay. Bots submit through `receive`. A bot knows its
+//! Traitor orders the most-marked player to pay. Bots hand their versions to the checks a
+//! player's file meets (`version::send`). A bot knows its
 //! role, hand and oracles, and what is public: seats, who lives, Betray Marks. Ties between
 //! targets are drawn at random, so that no seat is everyone's target by the bot's design.
 
 use super::FinalRitual;
-use super::cards::{Effect, Goal, Oracle, Resource, Role, Targets};
-use super::state::{PlayerState, State};
-use crate::doc::Choice;
+use super::cards::{Effect, Goal, Oracle, Resource, Role};
+use super::state::{Dedicate, PlayerState, State};
+use super::version::{Entry, Respond, Version};
 use crate::player_id::PlayerId;
 
-use crate::doc::{Item, Writer};
-use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions, submit};
+use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
+use crate::games::version::{Given, Name, send};
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
 
 const RESOURCES: [Resource; 3] = [Resource::Wine, Resource::Gems, Resource::Gold];
 
-fn names(resources: &[Resource]) -> Vec<&'static str> {
-    resources.iter().map(|r| r.name()).collect()
+/// Dedicating `r` (the first of a dedication's list that is held).
+fn dedication(r: Resource) -> Dedicate {
+    match r {
+        Resource::Wine => Dedicate::Wine,
+        Resource::Gems => Dedicate::Gems,
+        Resource::Gold => Dedicate::Gold,
+    }
 }
 
-/// One announcement: the oracle and its targets, as a TOML inline table.
-fn entry<'a>(
-    oracle: Oracle,
-    from: &'a PlayerId,
-    to: &'a PlayerId,
-    player: &'a PlayerId,
-) -> Item<'a> {
-    let id = ("oracle", oracle.name());
-    Item::Inline(match oracle.effect().targets() {
-        Targets::FromTo => vec![id, ("from", from.as_str()), ("to", to.as_str())],
-        Targets::To => vec![id, ("to", to.as_str())],
-        Targets::Player => vec![id, ("player", player.as_str())],
-        Targets::Nobody => vec![id],
-    })
+/// One announcement: the oracle and the targets its kind needs.
+fn entry(oracle: Oracle, from: &PlayerId, to: &PlayerId, player: &PlayerId) -> Entry {
+    let name = |id: &PlayerId| Name::Id(id.clone());
+    Entry::typed(oracle, name(from), name(to), name(player))
 }
 
 /// The whole submission: `dedicate`, `announce`, and the `[respond]` table.
 fn submission(
-    dedicate: &[&str],
-    announce: Vec<Item<'_>>,
-    refuse: &[&str],
-    give: &[&str],
-    take: &[&str],
-) -> Writer {
-    // three lists of resources, up to two oracles with their targets, the refused
-    let mut w = Writer::with_capacity(320);
-    w.strs("dedicate", dedicate);
-    w.item("announce", &Item::List(announce));
-    w.section("respond");
-    w.strs("refuse", refuse)
-        .strs("give", give)
-        .strs("take", take);
-    w
+    dedicate: Vec<Dedicate>,
+    announce: Vec<Entry>,
+    refuse: Vec<Name>,
+    give: Vec<Resource>,
+    take: Vec<Resource>,
+) -> Version {
+    let each = |list: Vec<Resource>| Given::typed(list.into_iter().map(Given::typed).collect());
+    let respond = Respond {
+        unknown: Vec::new(),
+        refuse: Some(Given::typed(refuse.into_iter().map(Given::typed).collect())),
+        give: Some(each(give)),
+        take: Some(each(take)),
+    };
+    Version {
+        dedicate: Some(Given::typed(dedicate)),
+        announce: Some(Given::typed(
+            announce.into_iter().map(Given::typed).collect(),
+        )),
+        respond: Some(Given::typed(respond)),
+    }
 }
 
-fn random(state: &State, me: &PlayerId, rng: &mut BotRng) -> Writer {
+fn random(state: &State, me: &PlayerId, rng: &mut BotRng) -> Version {
     let p = &state.players[me];
     let living = state.living();
-    let mut dedicate: Vec<&str> = names(&RESOURCES);
+    let mut dedicate: Vec<Dedicate> = RESOURCES.map(dedication).to_vec();
     dedicate.shuffle(rng);
     if rng.random_range(0..4) == 0 {
-        dedicate.insert(0, "refuse");
+        dedicate.insert(0, Dedicate::Refuse);
     }
     let least = usize::from(p.oracles.len() >= 4);
     let count = rng.random_range(least..=2).min(p.oracles.len());
     let mut hand = p.oracles.clone();
     hand.shuffle(rng);
-    let announce: Vec<Item<'_>> = hand[..count]
+    let announce: Vec<Entry> = hand[..count]
         .iter()
         .map(|o| {
             let from = living.choose(rng).expect("the announcer lives");
@@ -82,25 +83,26 @@ fn random(state: &State, me: &PlayerId, rng: &mut BotRng) -> Writer {
             entry(*o, from, to, player)
         })
         .collect();
-    let refuse: Vec<&str> = living
+    let refuse: Vec<Name> = living
         .iter()
         .filter(|x| *x != me && rng.random_bool(0.5))
-        .map(PlayerId::as_str)
+        .map(|x| Name::Id(x.clone()))
         .collect();
-    let (mut give, mut take) = (names(&RESOURCES), names(&RESOURCES));
+    let (mut give, mut take) = (RESOURCES.to_vec(), RESOURCES.to_vec());
     give.shuffle(rng);
     take.shuffle(rng);
-    submission(&dedicate, announce, &refuse, &give, &take)
+    submission(dedicate, announce, refuse, give, take)
 }
 
-fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> Writer {
+fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> Version {
     let p = &state.players[me];
     // The other living players with their public state (seats, marks), in seat order.
     let others = state.in_seat_order(|id, q| q.alive && id != me);
     if others.is_empty() {
-        let mut w = Writer::new();
-        w.strs("dedicate", &names(&RESOURCES));
-        return w;
+        return Version {
+            dedicate: Some(Given::typed(RESOURCES.map(dedication).to_vec())),
+            ..Version::default()
+        };
     }
     let seats = state.players.len() as u32;
     let mut after = others.clone();
@@ -116,20 +118,19 @@ fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> Writer {
         Goal::Altar(r) | Goal::Hand(r) => Some(r),
         Goal::Execution => None,
     };
-    // The resources' names, the bot's own first or last, the others in their order.
-    let with = |first: bool| -> Vec<&'static str> {
+    // The resources, the bot's own first or last, the others in their order.
+    let with = |first: bool| -> Vec<Resource> {
         let (lead, tail) = if first { (mine, None) } else { (None, mine) };
         lead.into_iter()
             .chain(RESOURCES.into_iter().filter(|r| Some(*r) != mine))
             .chain(tail)
-            .map(|r| r.name())
             .collect()
     };
     let (dedicate, give, take, refuse) = match p.role.goal() {
         Goal::Altar(_) => (with(true), with(false), with(false), Vec::new()),
         Goal::Hand(_) => {
             let refuse = if p.marks == 0 && victim_state.marks > 0 {
-                vec![victim.as_str()]
+                vec![Name::Id(victim.clone())]
             } else {
                 Vec::new()
             };
@@ -139,7 +140,8 @@ fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> Writer {
     };
     let last = after[after.len() - 1].0;
     let wanted = announcements(p, me, Aims { next, victim, last }, mine);
-    submission(&dedicate, wanted, &refuse, &give, &take)
+    let dedicate = dedicate.into_iter().map(dedication).collect();
+    submission(dedicate, wanted, refuse, give, take)
 }
 
 /// Whom the greedy bot's oracles aim at: the next living player in seat order, the most-marked
@@ -152,16 +154,16 @@ struct Aims<'a> {
 
 /// The oracles the greedy bot announces (at most two that serve its goal; one of a full hand of
 /// four, the least harmful, when none does).
-fn announcements<'a>(
+fn announcements(
     p: &super::state::PlayerState,
-    me: &'a PlayerId,
-    aims: Aims<'a>,
+    me: &PlayerId,
+    aims: Aims<'_>,
     mine: Option<Resource>,
-) -> Vec<Item<'a>> {
+) -> Vec<Entry> {
     let selfish = matches!(p.role.goal(), Goal::Hand(_));
     let loyal = matches!(p.role.goal(), Goal::Altar(_));
     let traitor = p.role == Role::Traitor;
-    let mut wanted: Vec<Item<'a>> = Vec::new();
+    let mut wanted: Vec<Entry> = Vec::new();
     for oracle in &p.oracles {
         let fits = match oracle.effect() {
             Effect::Forgive => p.marks > 0,
@@ -175,7 +177,7 @@ fn announcements<'a>(
         if !fits || wanted.len() >= 2 {
             continue;
         }
-        let text = match oracle.effect() {
+        let chosen = match oracle.effect() {
             // The Traitor makes the most-marked player give what they may not have.
             Effect::Give(..) if traitor => {
                 let to = if aims.next != aims.victim {
@@ -189,7 +191,7 @@ fn announcements<'a>(
             Effect::Dedicate(_) => entry(*oracle, me, me, aims.victim),
             _ => entry(*oracle, me, me, me),
         };
-        wanted.push(text);
+        wanted.push(chosen);
     }
     if wanted.is_empty() && p.oracles.len() >= 4 {
         // A hand of four must announce one: the least harmful, aimed at the next player.
@@ -232,11 +234,11 @@ impl Simulated for FinalRitual {
             if !living.contains(id) {
                 continue;
             }
-            let text = match bots[i] {
+            let version = match bots[i] {
                 Strategy::Random => random(state, id, rng),
                 Strategy::Smart => greedy(state, id, rng),
             };
-            submit::<FinalRitual>(state, id, text, &mut record);
+            send::<FinalRitual>(state, id, version, &mut record);
         }
         living.len() as u64
     }
@@ -268,6 +270,7 @@ impl Simulated for FinalRitual {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::doc::Choice;
     use crate::games::Game;
     use rand::SeedableRng;
 

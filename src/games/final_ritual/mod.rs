@@ -13,6 +13,7 @@ mod receive;
 pub mod resolve;
 pub mod state;
 pub mod turn;
+mod version;
 
 use crate::doc::{Choice, Doc};
 use crate::games::{Detail, Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
@@ -184,7 +185,7 @@ impl Game for FinalRitual {
     }
 
     fn receive_with(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
-        receive::receive(state, player, doc, detail)
+        crate::games::version::receive::<FinalRitual>(state, player, doc, detail)
     }
 
     fn opening(state: &State) -> Option<RoundResult> {

@@ -1,13 +1,18 @@
-//! Receiving a Final Ritual submission (spec final-ritual.md, "Submissions"): the player's own
-//! turn (`dedicate`, `announce`) and their standing responses to the other turns (`[respond]`).
-//! Every entry is checked against the state as it is when the version arrives; an entry with a
-//! problem is left out and the rest of the version stands. Whether an entry is still possible
-//! when the turn comes is decided then (`turn.rs` skips it and says why).
+//! Checking a Final Ritual submission against the round (spec final-ritual.md, "Submissions"):
+//! the player's own turn (`dedicate`, `announce`) and their standing responses to the other
+//! turns (`[respond]`). A file is read into a `Version` first (`version.rs`); a bot's version
+//! comes here as is. Every entry is checked against the state as it is when the version
+//! arrives; an entry with a problem is left out and the rest of the version stands. Whether an
+//! entry is still possible when the turn comes is decided then (`turn.rs` skips it and says
+//! why).
 
+use super::FinalRitual;
 use super::cards::{Oracle, Resource, Targets};
 use super::state::{Announcement, Dedicate, Orders, State};
-use crate::doc::{Choice, Doc, Node, Table};
-use crate::games::{Detail, Outcome};
+use super::version::{self, Entry, Respond, Version};
+use crate::doc::{Choice, Doc, Writer};
+use crate::games::Outcome;
+use crate::games::version::{Given, Name, Versioned};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 
@@ -15,109 +20,80 @@ use crate::problem::Problem;
 pub const PARTLY: &str = "the entries with problems are left out and the rest of your latest version is used (a dedication with problems becomes a random card of your hand)";
 
 /// The keys of a submission (`Game::KEYS`).
-pub const KEYS: &[&str] = &["dedicate", "announce", "respond", "token"];
+pub const KEYS: &[&str] = version::KEYS;
 
-pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
-    let mut out = Outcome::new(detail);
-    if state.finished {
-        out.problems.push(Problem::general(
-            "the game is over; no more submissions are read",
-        ));
-        return out;
-    }
-    if !state.is_alive(player) {
-        out.problems.push(Problem::general(
-            "you were executed; there is nothing for you to send",
-        ));
-        return out;
-    }
-    out.problems
-        .extend(doc.root().unknown_keys(KEYS, "a Final Ritual submission"));
-    let mut plan = Orders {
-        dedicate: dedicate(doc.get("dedicate"), &mut out),
-        announce: announce(state, player, doc.get("announce"), &mut out),
-        ..Orders::default()
-    };
-    if let Some(node) = doc.get("respond") {
-        match node.as_table("respond") {
-            Ok(table) => respond(table, state, player, &mut plan, &mut out),
-            Err(p) => out.problems.push(p),
+impl Versioned for FinalRitual {
+    type Version = Version;
+
+    fn refuse(state: &State, player: &PlayerId) -> Option<Problem> {
+        if state.finished {
+            Some(Problem::general(
+                "the game is over; no more submissions are read",
+            ))
+        } else if !state.is_alive(player) {
+            Some(Problem::general(
+                "you were executed; there is nothing for you to send",
+            ))
+        } else {
+            None
         }
     }
-    plan.valid = out.problems.is_empty();
-    out.valid = plan.valid;
-    if !out.valid {
-        out.if_not_fixed = Some(PARTLY.into());
+
+    fn read(_: &State, _: &PlayerId, doc: &Doc, problems: &mut Vec<Problem>) -> Version {
+        Version::read(doc, problems)
     }
-    understood(&plan, &mut out);
-    state.players.get_mut(player).expect("a living player").plan = Some(plan);
-    out
+
+    fn apply(state: &mut State, player: &PlayerId, version: Version, out: &mut Outcome) {
+        let mut plan = Orders {
+            dedicate: dedicate(version.dedicate, out),
+            announce: announce(state, player, version.announce, out),
+            ..Orders::default()
+        };
+        if let Some(given) = version.respond {
+            match given.value {
+                Ok(table) => respond(table, state, player, &mut plan, out),
+                Err(p) => out.problems.push(p),
+            }
+        }
+        plan.valid = out.problems.is_empty();
+        out.valid = plan.valid;
+        if !out.valid {
+            out.if_not_fixed = Some(PARTLY.into());
+        }
+        understood(&plan, out);
+        state.players.get_mut(player).expect("a living player").plan = Some(plan);
+    }
+
+    fn write(version: &Version) -> Writer {
+        version.write()
+    }
 }
 
-fn strings<'a>(node: &'a Node, key: &str) -> Result<Vec<(&'a Node, &'a str)>, Problem> {
-    match &node.value {
-        crate::doc::Value::String(s) => Ok(vec![(node, s.as_str())]),
-        _ => node
-            .as_array(key)?
-            .iter()
-            .map(|item| item.as_str(key).map(|s| (item, s)))
-            .collect(),
-    }
-}
-
-fn dedicate(node: Option<&Node>, out: &mut Outcome) -> Option<Vec<Dedicate>> {
-    let Some(node) = node else {
+fn dedicate(given: Option<Given<Vec<Dedicate>>>, out: &mut Outcome) -> Option<Vec<Dedicate>> {
+    let Some(given) = given else {
         out.problems.push(Problem::general(
             "dedicate is missing: list the resources to dedicate, first held first, e.g. dedicate = [\"wine\", \"gems\", \"gold\"], or [\"refuse\"] (+1 Betray Mark)",
         ));
         return None;
     };
-    let items = match strings(node, "dedicate") {
-        Ok(items) => items,
-        Err(p) => {
-            out.problems.push(p);
-            return None;
-        }
-    };
-    if items.is_empty() {
-        out.problems.push(Problem::at(
-            node.pos,
-            "dedicate is empty: name wine, gems or gold (first held is dedicated), or \"refuse\"",
-        ));
-        return None;
-    }
-    let mut list = Vec::new();
-    for (item, text) in items {
-        match Dedicate::parse(text) {
-            Some(d) => list.push(d),
-            None => {
-                out.problems.push(Problem::at(
-                    item.pos,
-                    format!("dedicate: \"{text}\" is not wine, gems, gold or \"refuse\""),
-                ));
-                return None;
-            }
-        }
-    }
-    Some(list)
+    given.value.map_err(|p| out.problems.push(p)).ok()
 }
 
 fn announce(
     state: &State,
     player: &PlayerId,
-    node: Option<&Node>,
+    given: Option<Given<Vec<Given<Entry>>>>,
     out: &mut Outcome,
 ) -> Vec<Announcement> {
     let held = &state.players[player].oracles;
     let mut kept: Vec<Announcement> = Vec::new();
-    if let Some(node) = node {
-        match node.as_array("announce") {
+    if let Some(given) = given {
+        match given.value {
             Err(p) => out.problems.push(p),
             Ok(items) => {
-                for (i, item) in items.iter().enumerate() {
+                for (i, item) in items.into_iter().enumerate() {
                     if i == 2 {
-                        out.problems.push(Problem::at(
-                            item.pos,
+                        out.problems.push(item.problem(
                             "announce: at most 2 oracles a turn; the entries after the second are left out",
                         ));
                         break;
@@ -143,143 +119,128 @@ fn announce(
 /// its kind needs, each a living player.
 fn entry(
     state: &State,
-    item: &Node,
+    item: Given<Entry>,
     held: &[Oracle],
     kept: &[Announcement],
 ) -> Result<Announcement, Problem> {
-    let table = item.as_table("announce entry")?;
-    let oracle_node = table.get("oracle").ok_or_else(|| {
-        Problem::at(
-            item.pos,
+    let at = item.at;
+    let entry = item.value?;
+    let given = entry.oracle.ok_or_else(|| {
+        crate::games::version::problem_at(
+            at,
             format!(
                 "announce: an entry needs oracle = \"…\"; you hold {}",
                 Oracle::join(held)
             ),
         )
     })?;
-    let text = oracle_node.as_str("oracle")?;
-    let oracle = Oracle::parse(text).ok_or_else(|| {
-        Problem::at(
-            oracle_node.pos,
-            format!(
+    let oracle = match &given.value {
+        Ok(Ok(oracle)) => *oracle,
+        Ok(Err(text)) => {
+            return Err(given.problem(format!(
                 "oracle: \"{text}\" is not an oracle id; you hold {}",
                 Oracle::join(held)
-            ),
-        )
-    })?;
+            )));
+        }
+        Err(p) => return Err(p.clone()),
+    };
     let wanted = kept.iter().filter(|a| a.oracle == oracle).count() + 1;
     if held.iter().filter(|o| **o == oracle).count() < wanted {
-        return Err(Problem::at(
-            oracle_node.pos,
-            format!(
-                "oracle: you do not hold {}{}; you hold {}",
-                if wanted > 1 { "another " } else { "" },
-                oracle.name(),
-                Oracle::join(held)
-            ),
-        ));
+        return Err(given.problem(format!(
+            "oracle: you do not hold {}{}; you hold {}",
+            if wanted > 1 { "another " } else { "" },
+            oracle.name(),
+            Oracle::join(held)
+        )));
     }
-    let keys: &[&str] = match oracle.effect().targets() {
-        Targets::FromTo => &["oracle", "from", "to"],
-        Targets::To => &["oracle", "to"],
-        Targets::Player => &["oracle", "player"],
-        Targets::Nobody => &["oracle"],
-    };
-    if let Some(p) = table
-        .unknown_keys(keys, format_args!("an entry for {}", oracle.name()))
-        .into_iter()
-        .next()
-    {
+    if let Some(p) = entry.unknown {
         return Err(p);
     }
+    let keys = version::entry_keys(oracle);
     // (the living are listed only in a problem; a target is checked alone)
     let living = || PlayerId::join(&state.living());
-    let target = |key: &str| -> Result<PlayerId, Problem> {
-        let node = table.get(key).ok_or_else(|| {
+    let target = |key: &str, name: &Option<Given<Name>>| -> Result<PlayerId, Problem> {
+        let given = name.as_ref().ok_or_else(|| {
             let needs = keys[1..].iter().map(|k| format!("{k} = \"…\""));
             let needs = needs.collect::<Vec<_>>().join(", ");
             let message = format!("{}: needs {needs}; one of {}", oracle.name(), living());
-            Problem::at(item.pos, message)
+            crate::games::version::problem_at(at, message)
         })?;
-        let text = node.as_str(key)?;
-        PlayerId::named(text)
-            .filter(|id| state.is_alive(id))
-            .ok_or_else(|| {
-                Problem::at(
-                    node.pos,
-                    format!(
-                        "{key}: \"{text}\" is not a living player; one of {}",
-                        living()
-                    ),
-                )
-            })
+        let name = given.value.as_ref().map_err(Clone::clone)?;
+        name.id().filter(|id| state.is_alive(id)).ok_or_else(|| {
+            given.problem(format!(
+                "{key}: \"{}\" is not a living player; one of {}",
+                name.text(),
+                living()
+            ))
+        })
     };
     let mut a = Announcement::of(oracle);
     match oracle.effect().targets() {
         Targets::FromTo => {
-            let (from, to) = (target("from")?, target("to")?);
+            let (from, to) = (target("from", &entry.from)?, target("to", &entry.to)?);
             if from == to {
-                return Err(Problem::at(
-                    item.pos,
+                return Err(crate::games::version::problem_at(
+                    at,
                     format!("{}: `to` may not be the giver ({from})", oracle.name()),
                 ));
             }
             a.from = Some(from);
             a.to = Some(to);
         }
-        Targets::To => a.to = Some(target("to")?),
-        Targets::Player => a.player = Some(target("player")?),
+        Targets::To => a.to = Some(target("to", &entry.to)?),
+        Targets::Player => a.player = Some(target("player", &entry.player)?),
         Targets::Nobody => {}
     }
     Ok(a)
 }
 
-fn respond(table: &Table, state: &State, player: &PlayerId, plan: &mut Orders, out: &mut Outcome) {
-    out.problems
-        .extend(table.unknown_keys(&["refuse", "give", "take"], "[respond]"));
-    if let Some(node) = table.get("refuse") {
-        match strings(node, "respond.refuse") {
+fn respond(table: Respond, state: &State, player: &PlayerId, plan: &mut Orders, out: &mut Outcome) {
+    out.problems.extend(table.unknown);
+    if let Some(given) = table.refuse {
+        match given.value {
             Err(p) => out.problems.push(p),
             Ok(items) => {
-                for (item, text) in items {
-                    match PlayerId::named(text).filter(|id| id != player && state.is_alive(id)) {
+                for item in items {
+                    let name = match &item.value {
+                        Ok(name) => name,
+                        Err(p) => {
+                            out.problems.push(p.clone());
+                            continue;
+                        }
+                    };
+                    match name.id().filter(|id| id != player && state.is_alive(id)) {
                         Some(id) if !plan.refuse.contains(&id) => plan.refuse.push(id),
                         Some(_) => {}
-                        None => out.problems.push(Problem::at(
-                            item.pos,
-                            format!(
-                                "respond.refuse: \"{text}\" is not another living player; one of {}",
-                                PlayerId::join(&others(state, player))
-                            ),
-                        )),
+                        None => out.problems.push(item.problem(format!(
+                            "respond.refuse: \"{}\" is not another living player; one of {}",
+                            name.text(),
+                            PlayerId::join(&others(state, player))
+                        ))),
                     }
                 }
             }
         }
     }
-    for (key, path, list) in [
-        ("give", "respond.give", &mut plan.give),
-        ("take", "respond.take", &mut plan.take),
+    for (path, given, list) in [
+        ("respond.give", table.give, &mut plan.give),
+        ("respond.take", table.take, &mut plan.take),
     ] {
-        let Some(node) = table.get(key) else { continue };
-        let items = match strings(node, path) {
+        let Some(given) = given else { continue };
+        let items = match given.value {
             Ok(items) => items,
             Err(p) => {
                 out.problems.push(p);
                 continue;
             }
         };
-        for (item, text) in items {
-            match Resource::parse(text) {
-                Some(r) if !list.contains(&r) => list.push(r),
-                Some(r) => out.problems.push(Problem::at(
-                    item.pos,
-                    format!("{path}: {} is listed twice", r.name()),
-                )),
-                None => out.problems.push(Problem::at(
-                    item.pos,
-                    format!("{path}: \"{text}\" is not wine, gems or gold"),
-                )),
+        for item in items {
+            match &item.value {
+                Ok(r) if !list.contains(r) => list.push(*r),
+                Ok(r) => out
+                    .problems
+                    .push(item.problem(format!("{path}: {} is listed twice", r.name()))),
+                Err(p) => out.problems.push(p.clone()),
             }
         }
     }
