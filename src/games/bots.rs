@@ -1,6 +1,7 @@
 //! What a game gives the simulator (`crate::simulate`): its bots, and what a finished game says
 //! of each player. A bot sees only what its player would see (`Simulated::play` hands each bot its
-//! own view) and submits through the rules' own validation (`submit`) or, on a fast path, a
+//! own view) and submits through the rules' own validation (`submit` a file, or
+//! `version::send` a typed version to the checks a file meets once read) or, on a fast path, a
 //! choice that validation accepts.
 
 use super::{Detail, Game, Outcome, Resolution};

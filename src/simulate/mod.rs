@@ -8,8 +8,9 @@
 //! - Memory is flat in the number of games: each game is folded into its thread's sums and
 //!   dropped.
 //! - A bot sees only what its player would see (`Simulated::play` hands each bot its own view),
-//!   and submits through the rules' own validation or, on a fast path, a choice the rules' own
-//!   validation accepts (tested by replaying simulated games through the tick).
+//!   and submits through the rules' own validation (a file's, or a typed version's past the
+//!   reading: `games::version`) or, on a fast path, a choice the rules' own validation accepts
+//!   (tested by replaying simulated games through the tick).
 
 pub mod charts;
 pub mod plan;
