@@ -4,7 +4,7 @@
 //! `version::send` a typed version to the checks a file meets once read) or, on a fast path, a
 //! choice that validation accepts.
 
-use super::{Detail, Game, Outcome, Resolution};
+use super::{Detail, Game, Outcome};
 use crate::doc::Writer;
 use crate::player_id::PlayerId;
 use serde::Serialize;
@@ -99,11 +99,9 @@ pub trait Simulated: Game {
             .iter()
             .filter(|p| !Self::has_valid(state, p))
             .count() as u64;
-        let (resolution, heard) = Self::resolve_heard(state, seed);
-        if let Some(heard) = &heard {
-            Self::learn(memory, heard);
+        if let Some(heard) = Self::resolve_heard(state, seed) {
+            Self::learn(memory, &heard);
         }
-        *state = resolution.state;
         defaults
     }
 
@@ -114,14 +112,13 @@ pub trait Simulated: Game {
         None
     }
 
-    /// The round resolved with nothing built that no bot reads (`Detail::State` where a game
-    /// can leave its reports out), and its announcement as the bots hear it (`None` if they
-    /// learn nothing from it): the same rules as `Game::resolve`.
-    fn resolve_heard(
-        state: &Self::State,
-        seed: u64,
-    ) -> (Resolution<Self::State>, Option<Self::Heard>) {
-        (Self::resolve(state, seed), None)
+    /// The round resolved in place with nothing built that no bot reads (`Detail::State` where
+    /// a game can leave its reports out), and its announcement as the bots hear it (`None` if
+    /// they learn nothing from it): the same rules, reaching the same state, as
+    /// `Game::resolve`.
+    fn resolve_heard(state: &mut Self::State, seed: u64) -> Option<Self::Heard> {
+        *state = Self::resolve(state, seed).state;
+        None
     }
 
     /// What the bots learn from an announcement (the simulator builds no private reports; a

@@ -211,11 +211,9 @@ impl Simulated for FinalRitual {
     type Memory = ();
     type Heard = ();
 
-    fn resolve_heard(state: &State, seed: u64) -> (crate::games::Resolution<State>, Option<()>) {
-        (
-            super::resolve::resolve(state, seed, crate::games::Detail::State),
-            None,
-        )
+    fn resolve_heard(state: &mut State, seed: u64) -> Option<()> {
+        *state = super::resolve::resolve(state, seed, crate::games::Detail::State).state;
+        None
     }
 
     fn play(

@@ -154,13 +154,10 @@ impl Simulated for PlanarControl {
         Some(super::resolve::opening_public(state))
     }
 
-    fn resolve_heard(
-        state: &State,
-        seed: u64,
-    ) -> (crate::games::Resolution<State>, Option<Public>) {
-        let (resolution, public) =
-            super::resolve::resolve(state, seed, crate::games::Detail::State);
-        (resolution, Some(public))
+    /// The round resolved in place, with no reports built; the bots hear its announcement.
+    fn resolve_heard(state: &mut State, seed: u64) -> Option<Public> {
+        let (_, public) = super::resolve::advance(state, seed, None);
+        Some(public)
     }
 
     fn play(

@@ -189,7 +189,7 @@ impl Game for PlanarControl {
     }
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
-        resolve::resolve(state, seed, crate::games::Detail::Everything).0
+        resolve::resolve(state, seed)
     }
 }
 

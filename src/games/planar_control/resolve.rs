@@ -4,7 +4,7 @@
 
 use super::state::{Alignment, Live, Phase, Plane, State};
 use crate::doc::Choice;
-use crate::games::{Detail, PrivatePart, Resolution, RoundResult, garnet_changes};
+use crate::games::{Detail, PrivatePart, Resolution, RoundResult};
 use crate::player_id::PlayerId;
 use crate::rng;
 use rand::seq::IndexedRandom;
@@ -137,17 +137,32 @@ fn controls(state: &State) -> BTreeMap<Plane, Alignment> {
         .collect()
 }
 
-/// The round resolved, and its announcement as the rules built it (`detail`: whether it and
-/// the private reports are also written into the result).
-pub fn resolve(state: &State, seed: u64, detail: Detail) -> (Resolution<State>, Public) {
-    match state.phase {
-        Phase::Elimination => elimination(state, seed, detail),
-        _ => main_round(state, seed, detail),
+/// The round resolved, with its announcement and private reports (the tick's `resolve`).
+pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
+    let mut next = state.clone();
+    let (result, _) = advance(&mut next, seed, Some(state));
+    Resolution {
+        state: next,
+        result,
     }
 }
 
-fn main_round(state: &State, seed: u64, detail: Detail) -> (Resolution<State>, Public) {
-    let mut next = state.clone();
+/// Resolves the round in place: `state` becomes the next round's. Returns the result and the
+/// announcement as the rules built it (what the simulator's bots hear); `reports`: the state
+/// the round started from, when the announcement and the private reports are to be written
+/// into the result (they tell each player what they did).
+pub fn advance(state: &mut State, seed: u64, reports: Option<&State>) -> (RoundResult, Public) {
+    let garnets: Vec<i64> = state.players.values().map(|p| p.garnets).collect();
+    let public = match state.phase {
+        Phase::Elimination => elimination(state, seed),
+        _ => main_round(state, seed),
+    };
+    finish_round(state, &garnets, public, reports)
+}
+
+/// A main round, in place: banishments, the moves, control, and the end of the main game
+/// after the last round. Every vote is counted before anyone moves.
+fn main_round(state: &mut State, seed: u64) -> Public {
     // Spending (spec: spent whatever happens) and tallies per large plane.
     let mut banished = BTreeMap::new();
     for plane in [Plane::Earth, Plane::Thera] {
@@ -173,23 +188,23 @@ fn main_round(state: &State, seed: u64, detail: Detail) -> (Resolution<State>, P
             .expect("a plane with players has a maximum");
         banished.insert(plane, out);
     }
-    for (p, (id, was)) in next.players.values_mut().zip(&state.players) {
-        p.garnets -= was.live.spend;
-        p.plane = if banished.get(&was.plane) == Some(id) {
-            was.plane.banished_to()
-        } else if was.plane.is_large() {
-            was.plane
+    for (id, p) in state.players.iter_mut() {
+        p.garnets -= p.live.spend;
+        p.plane = if banished.get(&p.plane) == Some(id) {
+            p.plane.banished_to()
+        } else if p.plane.is_large() {
+            p.plane
         } else {
-            was.plane.drifts_to()
+            p.plane.drifts_to()
         };
     }
-    let control = controls(&next);
+    let control = controls(state);
     let mut public = Public {
         round: state.round,
         phase: Phase::Main,
         banished,
         control: control.clone(),
-        planes: next
+        planes: state
             .staying()
             .map(|(id, p)| (id.clone(), p.plane))
             .collect(),
@@ -197,10 +212,10 @@ fn main_round(state: &State, seed: u64, detail: Detail) -> (Resolution<State>, P
         next_phase: Phase::Main,
         r#final: None,
     };
-    next.rounds_played += 1;
+    state.rounds_played += 1;
     if state.round >= state.options.rounds {
         // End of the main game: small planes +1 garnet, alignments revealed, the winner.
-        for p in next
+        for p in state
             .players
             .values_mut()
             .filter(|p| !p.plane.is_large() && !p.left)
@@ -213,22 +228,22 @@ fn main_round(state: &State, seed: u64, detail: Detail) -> (Resolution<State>, P
             (Some(a), None) | (None, Some(a)) => Some(*a),
             (None, None) => None,
         };
-        next.winner = winner;
+        state.winner = winner;
         let mut tokens = Vec::new();
-        for (id, p) in next.players.iter_mut() {
+        for (id, p) in state.players.iter_mut() {
             if Some(p.alignment) == winner && !p.left {
                 p.token = true;
                 p.garnets += 2;
                 tokens.push(id.clone());
             }
         }
-        next.phase = if winner.is_some() {
+        state.phase = if winner.is_some() {
             Phase::Elimination
         } else {
             Phase::Over
         };
         public.r#final = Some(Final {
-            alignments: next
+            alignments: state
                 .players
                 .iter()
                 .map(|(id, p)| (id.clone(), p.alignment))
@@ -238,11 +253,11 @@ fn main_round(state: &State, seed: u64, detail: Detail) -> (Resolution<State>, P
             ..Final::default()
         });
     }
-    finish_round(state, next, public, detail)
+    public
 }
 
-fn elimination(state: &State, seed: u64, detail: Detail) -> (Resolution<State>, Public) {
-    let mut next = state.clone();
+/// The elimination round, in place: the candidates of each losing alignment.
+fn elimination(state: &mut State, seed: u64) -> Public {
     let winner = state.winner.expect("the elimination round has a winner");
     let mut candidates = BTreeMap::new();
     for alignment in state.losing_alignments() {
@@ -270,9 +285,9 @@ fn elimination(state: &State, seed: u64, detail: Detail) -> (Resolution<State>, 
         .iter()
         .find(|(a, _)| a.beats() == winner)
         .map(|(_, id)| id.clone());
-    next.phase = Phase::Over;
-    next.rounds_played += 1;
-    let public = Public {
+    state.phase = Phase::Over;
+    state.rounds_played += 1;
+    Public {
         round: state.round,
         phase: Phase::Elimination,
         banished: BTreeMap::new(),
@@ -286,33 +301,47 @@ fn elimination(state: &State, seed: u64, detail: Detail) -> (Resolution<State>, 
             winner: Some(winner),
             ..Final::default()
         }),
-    };
-    finish_round(state, next, public, detail)
+    }
 }
 
+/// The next round's number, each player's garnet change (`before`: the balances the round
+/// started with, in id order), the reports (see `advance`), and the live choices cleared.
 fn finish_round(
-    state: &State,
-    mut next: State,
+    state: &mut State,
+    before: &[i64],
     mut public: Public,
-    detail: Detail,
-) -> (Resolution<State>, Public) {
-    if next.phase != Phase::Over {
-        next.round = state.round + 1;
-        public.next_round = Some(next.round);
+    reports: Option<&State>,
+) -> (RoundResult, Public) {
+    if state.phase != Phase::Over {
+        state.round += 1;
+        public.next_round = Some(state.round);
     }
-    public.next_phase = next.phase;
-    let garnets = garnet_changes(&state.players, &next.players, |p| p.garnets);
+    public.next_phase = state.phase;
+    let garnets: BTreeMap<PlayerId, i64> = state
+        .players
+        .iter()
+        .zip(before)
+        .map(|((id, p), was)| (id.clone(), p.garnets - was))
+        .collect();
     let mut private = BTreeMap::new();
-    if detail.reports() {
-        for ((id, was), change) in state.players.iter().zip(garnets.values()) {
-            let mut note = private_of(state, &next, id, Some(*change));
-            if state.phase == Phase::Main {
-                note.divination = was.live.divine.clone().map(|pair| divination(state, pair));
+    let detail = match reports {
+        Some(_) => Detail::Everything,
+        None => Detail::State,
+    };
+    if let Some(started) = reports {
+        for ((id, was), change) in started.players.iter().zip(garnets.values()) {
+            let mut note = private_of(started, state, id, Some(*change));
+            if started.phase == Phase::Main {
+                note.divination = was
+                    .live
+                    .divine
+                    .clone()
+                    .map(|pair| divination(started, pair));
             }
             private.insert(id.clone(), PrivatePart::typed(note));
         }
     }
-    for p in next.players.values_mut() {
+    for p in state.players.values_mut() {
         p.live = Live::default();
     }
     let result = RoundResult {
@@ -320,13 +349,7 @@ fn finish_round(
         private,
         garnets,
     };
-    (
-        Resolution {
-            state: next,
-            result,
-        },
-        public,
-    )
+    (result, public)
 }
 
 /// The player with the most votes, a tie (all-zero included) drawn from `draw`.

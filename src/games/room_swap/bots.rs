@@ -12,7 +12,6 @@ use super::version::Version;
 use crate::doc::Choice;
 use crate::player_id::PlayerId;
 
-use crate::games::Game;
 use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
 use crate::games::version::{Name, send};
 use rand::seq::{IndexedRandom, SliceRandom};
@@ -28,14 +27,9 @@ impl Simulated for RoomSwap {
     type Heard = ();
 
     /// The round resolved in place, with no reports built (no bot reads one).
-    fn advance(state: &mut State, seed: u64, _: &mut ()) -> u64 {
-        let defaults = state
-            .playing()
-            .iter()
-            .filter(|p| !RoomSwap::has_valid(state, p))
-            .count() as u64;
+    fn resolve_heard(state: &mut State, seed: u64) -> Option<()> {
         super::resolve::advance(state, seed, crate::games::Detail::State);
-        defaults
+        None
     }
 
     fn play(
