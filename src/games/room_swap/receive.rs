@@ -417,6 +417,7 @@ fn apply_token_gift(state: &mut State, player: &PlayerId, version: Version, out:
     }
 }
 
+/// Who the sole winner may give a Token to: not themselves, no Elimination Candidate, no holder.
 pub fn token_candidates(state: &State, giver: &PlayerId) -> Vec<PlayerId> {
     state
         .unprotected()
