@@ -1,7 +1,6 @@
-//! A submission written by a program (a simulation's bot): the TOML text and the `Doc` the
-//! parser makes of it, built together. A bot's typed choices thus reach the rules through the
-//! one `receive` path a player's file takes, without a parser in between, and the text it
-//! records is exactly what was received (every built `Doc` is checked against the parser in
+//! A submission written by a program (the file a simulated bot's version stands for, when a
+//! game is recorded: `games::version::Versioned::write`): the TOML text and the `Doc` the
+//! parser makes of it, built together (every built `Doc` is checked against the parser in
 //! debug builds, so the tests hold the two to the same tree).
 
 use super::{Doc, Entry, Node, Table, Value};

@@ -1,11 +1,10 @@
 //! What a game gives the simulator (`crate::simulate`): its bots, and what a finished game says
 //! of each player. A bot sees only what its player would see (`Simulated::play` hands each bot its
-//! own view) and submits through the rules' own validation (`submit` a file, or
-//! `version::send` a typed version to the checks a file meets once read) or, on a fast path, a
-//! choice that validation accepts.
+//! own view) and submits through the rules' own validation (`super::version::send`: a typed
+//! version, to the checks a file meets once read) or, on a fast path, a choice that validation
+//! accepts.
 
-use super::{Detail, Game, Outcome};
-use crate::doc::Writer;
+use super::Game;
 use crate::player_id::PlayerId;
 use serde::Serialize;
 
@@ -132,29 +131,4 @@ pub trait Simulated: Game {
 
     /// A finished (or cut off) game, per player in id order; `start` is `garnets` at set-up.
     fn tally(start: &[i64], state: &Self::State, memory: &Self::Memory) -> Vec<End>;
-}
-
-/// Sends one version of a submission (written by `crate::doc::Writer`: the text and its
-/// parsed `Doc` together) through the rules' own validation, as the tick does, and records its
-/// text (every version, in the order sent). Returns what the rules answered, without the words
-/// of what they understood (`Detail::State`: no bot reads an acknowledgement).
-pub fn submit<G: Game>(
-    state: &mut G::State,
-    player: &PlayerId,
-    doc: Writer,
-    record: &mut Option<&mut Submissions>,
-) -> Outcome {
-    let doc = doc.finish();
-    let outcome = G::receive_with(state, player, &doc, Detail::State);
-    if let Some(r) = record.as_deref_mut() {
-        r.push((player.clone(), doc.source().to_owned()));
-    }
-    outcome
-}
-
-/// A one-line submission, `key = "value"`.
-pub fn one(key: &str, value: &str) -> Writer {
-    let mut w = Writer::new();
-    w.str(key, value);
-    w
 }

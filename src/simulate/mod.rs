@@ -18,7 +18,7 @@ pub mod run;
 pub mod stats;
 pub mod table;
 
-pub use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions, submit};
+pub use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
 use crate::games::{Setup, SetupError};
 use plan::Setting;
 use rand::SeedableRng;

@@ -1,11 +1,14 @@
 //! Tribal Council bots for `simulate`: `random` votes for a random player who can receive votes
 //! (never itself while another can), and `bloc` votes with the largest bloc: every `bloc` bot
 //! votes for the same player, the first in id order who can receive votes and is not one of
-//! them. Bots vote through `receive`, like players. A council ends in one to three votes.
+//! them. Bots hand their votes to the checks a player's file meets
+//! (`version::send`). A council ends in one to three votes.
 
 use super::TribalCouncil;
 use super::state::{Mode, Stage, State};
-use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions, one, submit};
+use super::version::Version;
+use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
+use crate::games::version::{Name, send};
 use crate::player_id::PlayerId;
 use rand::seq::IndexedRandom;
 
@@ -53,7 +56,8 @@ impl Simulated for TribalCouncil {
                     .copied(),
             };
             if let Some(target) = target {
-                submit::<TribalCouncil>(state, voter, one("vote", target.as_str()), &mut record);
+                let vote = Version::vote(Name::Id(target.clone()));
+                send::<TribalCouncil>(state, voter, vote, &mut record);
             }
         }
         voters.len() as u64

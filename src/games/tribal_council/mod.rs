@@ -7,6 +7,7 @@ mod bots;
 mod receive;
 mod resolve;
 pub mod state;
+mod version;
 
 use crate::doc::Doc;
 use crate::games::ending::{Ending, ids};
@@ -106,7 +107,7 @@ impl Game for TribalCouncil {
     }
 
     fn receive_with(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
-        receive::receive(state, player, doc, detail)
+        crate::games::version::receive::<TribalCouncil>(state, player, doc, detail)
     }
 
     /// Who attends, who is immune, and each player's own holdings and skeleton.

@@ -1,31 +1,49 @@
-//! Reading one version of a vote (spec tribal-council.md, "Submissions"): `vote`, and at the first
-//! vote of an elimination `idol` and `extra_vote`. A version is valid when every part of it is; a
-//! valid version replaces the player's choices.
+//! Checking one version of a vote against the council (spec tribal-council.md,
+//! "Submissions"): `vote`, and at the first vote of an elimination `idol` and `extra_vote`. A
+//! file is read into a `Version` first (`version.rs`); a bot's version comes here as is. A
+//! version is valid when every part of it is; a valid version replaces the player's choices.
 
+use super::TribalCouncil;
 use super::state::{Live, Mode, Stage, State};
-use crate::doc::{Doc, Node};
-use crate::games::{Detail, Outcome};
+use super::version::Version;
+use crate::doc::{Doc, Writer};
+use crate::games::Outcome;
+use crate::games::version::{Given, Name, Versioned};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 
-/// Every top-level key a vote may hold.
-pub const KEYS: &[&str] = &["vote", "idol", "extra_vote", "token"];
+pub use super::version::KEYS;
 
-pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
-    let mut out = Outcome::new(detail);
-    if state.stage == Stage::Over {
-        out.problems.push(Problem::general(
-            "the council is over; no more votes are read",
-        ));
-        return out;
+impl Versioned for TribalCouncil {
+    type Version = Version;
+
+    fn refuse(state: &State, player: &PlayerId) -> Option<Problem> {
+        if state.stage == Stage::Over {
+            Some(Problem::general(
+                "the council is over; no more votes are read",
+            ))
+        } else if !state.players.contains_key(player) {
+            Some(Problem::general("you are not at this council"))
+        } else {
+            None
+        }
     }
-    let Some(me) = state.players.get(player) else {
-        out.problems
-            .push(Problem::general("you are not at this council"));
-        return out;
-    };
-    out.problems
-        .extend(doc.root().unknown_keys(KEYS, "a Tribal Council vote"));
+
+    fn read(_: &State, _: &PlayerId, doc: &Doc, problems: &mut Vec<Problem>) -> Version {
+        Version::read(doc, problems)
+    }
+
+    fn apply(state: &mut State, player: &PlayerId, version: Version, out: &mut Outcome) {
+        apply(state, player, version, out);
+    }
+
+    fn write(version: &Version) -> Writer {
+        version.write()
+    }
+}
+
+fn apply(state: &mut State, player: &PlayerId, version: Version, out: &mut Outcome) {
+    let me = &state.players[player];
     let mut live = Live {
         valid: false,
         ..Live::default()
@@ -33,12 +51,10 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) 
     let candidates = state.candidates();
     let allowed = PlayerId::join(&candidates);
     let votes = state.voters().contains(player);
-    if let Some(node) = doc.get("vote") {
-        match read_one(node, "vote", &candidates, &allowed) {
+    if let Some(given) = &version.vote {
+        match checked_one(given, "vote", &candidates, &allowed) {
             Err(p) => out.problems.push(p),
-            Ok(_) if !votes => out
-                .problems
-                .push(Problem::at(node.pos, cannot_vote(state, player))),
+            Ok(_) if !votes => out.problems.push(given.problem(cannot_vote(state, player))),
             Ok(id) => live.vote = Some(id),
         }
     } else if state.options.mode == Mode::Jury || state.stage != Stage::First {
@@ -49,40 +65,37 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) 
         }));
     }
     let attending: Vec<PlayerId> = state.players.keys().cloned().collect();
-    if let Some(node) = doc.get("idol") {
+    if let Some(given) = &version.idol {
         if !state.advantages() {
-            out.problems
-                .push(Problem::at(node.pos, not_now("idol", state)));
+            out.problems.push(given.problem(not_now("idol", state)));
         } else {
-            match read_list(node, "idol", &attending, &PlayerId::join(&attending)) {
+            match checked_list(given, "idol", &attending, &PlayerId::join(&attending)) {
                 Err(p) => out.problems.extend(p),
-                Ok(ids) if ids.len() as u32 > me.idols => out.problems.push(Problem::at(
-                    node.pos,
-                    format!(
+                Ok(ids) if ids.len() as u32 > me.idols => {
+                    out.problems.push(given.problem(format!(
                         "idol: you play {} but hold {}",
                         ids.len(),
                         held(me.idols, "idol")
-                    ),
-                )),
+                    )))
+                }
                 Ok(ids) => live.idol = ids,
             }
         }
     }
-    if let Some(node) = doc.get("extra_vote") {
+    if let Some(given) = &version.extra_vote {
         if !state.advantages() {
             out.problems
-                .push(Problem::at(node.pos, not_now("extra_vote", state)));
+                .push(given.problem(not_now("extra_vote", state)));
         } else {
-            match read_list(node, "extra_vote", &candidates, &allowed) {
+            match checked_list(given, "extra_vote", &candidates, &allowed) {
                 Err(p) => out.problems.extend(p),
-                Ok(ids) if ids.len() as u32 > me.extra_votes => out.problems.push(Problem::at(
-                    node.pos,
-                    format!(
+                Ok(ids) if ids.len() as u32 > me.extra_votes => {
+                    out.problems.push(given.problem(format!(
                         "extra_vote: you cast {} but hold {}",
                         ids.len(),
                         held(me.extra_votes, "Extra Vote")
-                    ),
-                )),
+                    )))
+                }
                 Ok(ids) => live.extra_vote = ids,
             }
         }
@@ -90,10 +103,9 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) 
     if out.problems.is_empty() {
         live.valid = true;
         out.valid = true;
-        understood(&live, &mut out);
+        understood(&live, out);
         state.players.get_mut(player).expect("checked above").live = live;
     }
-    out
 }
 
 /// Why `player` has no vote in the vote being taken.
@@ -127,41 +139,34 @@ fn held(n: u32, what: &str) -> String {
     }
 }
 
-/// One player of `allowed` named by a string.
-fn read_one(
-    node: &Node,
+/// One player of `allowed`, as named.
+fn checked_one(
+    given: &Given<Name>,
     key: &str,
     allowed: &[PlayerId],
     listed: &str,
 ) -> Result<PlayerId, Problem> {
-    let text = node.as_str(key)?;
-    PlayerId::named(text)
-        .filter(|id| allowed.contains(id))
-        .ok_or_else(|| {
-            Problem::at(
-                node.pos,
-                format!("{key}: \"{text}\" cannot receive it; one of {listed}"),
-            )
-        })
+    let name = given.value.as_ref().map_err(Clone::clone)?;
+    name.id().filter(|id| allowed.contains(id)).ok_or_else(|| {
+        given.problem(format!(
+            "{key}: \"{}\" cannot receive it; one of {listed}",
+            name.text()
+        ))
+    })
 }
 
-/// A name or a list of names, each of `allowed`.
-fn read_list(
-    node: &Node,
+/// A name or a list of names, each of `allowed` (a problem for each that is not).
+fn checked_list(
+    given: &Given<Vec<Given<Name>>>,
     key: &str,
     allowed: &[PlayerId],
     listed: &str,
 ) -> Result<Vec<PlayerId>, Vec<Problem>> {
-    if node.as_str(key).is_ok() {
-        return read_one(node, key, allowed, listed)
-            .map(|id| vec![id])
-            .map_err(|p| vec![p]);
-    }
-    let items = node.as_array(key).map_err(|p| vec![p])?;
+    let items = given.value.as_ref().map_err(|p| vec![p.clone()])?;
     let mut ids = Vec::new();
     let mut problems = Vec::new();
     for item in items {
-        match read_one(item, key, allowed, listed) {
+        match checked_one(item, key, allowed, listed) {
             Ok(id) => ids.push(id),
             Err(p) => problems.push(p),
         }
