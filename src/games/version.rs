@@ -115,6 +115,13 @@ impl<T> Given<T> {
     }
 }
 
+impl<T> Given<Vec<Given<T>>> {
+    /// A list handed over typed, each of its items too (a bot's Peeks, a divination's pair).
+    pub fn typed_each(items: impl IntoIterator<Item = T>) -> Given<Vec<Given<T>>> {
+        Given::typed(items.into_iter().map(Given::typed).collect())
+    }
+}
+
 /// A problem at `at` in the file, or of the version as a whole when it was written nowhere.
 pub fn problem_at(at: Option<Pos>, message: impl Into<String>) -> Problem {
     match at {

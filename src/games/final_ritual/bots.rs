@@ -22,15 +22,6 @@ use rand::seq::{IndexedRandom, SliceRandom};
 
 const RESOURCES: [Resource; 3] = [Resource::Wine, Resource::Gems, Resource::Gold];
 
-/// Dedicating `r` (the first of a dedication's list that is held).
-fn dedication(r: Resource) -> Dedicate {
-    match r {
-        Resource::Wine => Dedicate::Wine,
-        Resource::Gems => Dedicate::Gems,
-        Resource::Gold => Dedicate::Gold,
-    }
-}
-
 /// One announcement: the oracle and the targets its kind needs.
 fn entry(oracle: Oracle, from: &PlayerId, to: &PlayerId, player: &PlayerId) -> Entry {
     let name = |id: &PlayerId| Name::Id(id.clone());
@@ -45,18 +36,15 @@ fn submission(
     give: Vec<Resource>,
     take: Vec<Resource>,
 ) -> Version {
-    let each = |list: Vec<Resource>| Given::typed(list.into_iter().map(Given::typed).collect());
     let respond = Respond {
         unknown: Vec::new(),
-        refuse: Some(Given::typed(refuse.into_iter().map(Given::typed).collect())),
-        give: Some(each(give)),
-        take: Some(each(take)),
+        refuse: Some(Given::typed_each(refuse)),
+        give: Some(Given::typed_each(give)),
+        take: Some(Given::typed_each(take)),
     };
     Version {
         dedicate: Some(Given::typed(dedicate)),
-        announce: Some(Given::typed(
-            announce.into_iter().map(Given::typed).collect(),
-        )),
+        announce: Some(Given::typed_each(announce)),
         respond: Some(Given::typed(respond)),
     }
 }
@@ -64,7 +52,7 @@ fn submission(
 fn random(state: &State, me: &PlayerId, rng: &mut BotRng) -> Version {
     let p = &state.players[me];
     let living = state.living();
-    let mut dedicate: Vec<Dedicate> = RESOURCES.map(dedication).to_vec();
+    let mut dedicate: Vec<Dedicate> = RESOURCES.map(Dedicate::of).to_vec();
     dedicate.shuffle(rng);
     if rng.random_range(0..4) == 0 {
         dedicate.insert(0, Dedicate::Refuse);
@@ -100,7 +88,7 @@ fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> Version {
     let others = state.in_seat_order(|id, q| q.alive && id != me);
     if others.is_empty() {
         return Version {
-            dedicate: Some(Given::typed(RESOURCES.map(dedication).to_vec())),
+            dedicate: Some(Given::typed(RESOURCES.map(Dedicate::of).to_vec())),
             ..Version::default()
         };
     }
@@ -140,7 +128,7 @@ fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> Version {
     };
     let last = after[after.len() - 1].0;
     let wanted = announcements(p, me, Aims { next, victim, last }, mine);
-    let dedicate = dedicate.into_iter().map(dedication).collect();
+    let dedicate = dedicate.into_iter().map(Dedicate::of).collect();
     submission(dedicate, wanted, refuse, give, take)
 }
 

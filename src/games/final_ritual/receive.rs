@@ -12,7 +12,7 @@ use super::state::{Announcement, Dedicate, Orders, State};
 use super::version::{self, Entry, Respond, Version};
 use crate::doc::{Choice, Doc, Writer};
 use crate::games::Outcome;
-use crate::games::version::{Given, Name, Versioned};
+use crate::games::version::{Given, Name, Versioned, problem_at};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 
@@ -126,7 +126,7 @@ fn entry(
     let at = item.at;
     let entry = item.value?;
     let given = entry.oracle.ok_or_else(|| {
-        crate::games::version::problem_at(
+        problem_at(
             at,
             format!(
                 "announce: an entry needs oracle = \"…\"; you hold {}",
@@ -164,7 +164,7 @@ fn entry(
             let needs = keys[1..].iter().map(|k| format!("{k} = \"…\""));
             let needs = needs.collect::<Vec<_>>().join(", ");
             let message = format!("{}: needs {needs}; one of {}", oracle.name(), living());
-            crate::games::version::problem_at(at, message)
+            problem_at(at, message)
         })?;
         let name = given.value.as_ref().map_err(Clone::clone)?;
         name.id().filter(|id| state.is_alive(id)).ok_or_else(|| {
@@ -180,7 +180,7 @@ fn entry(
         Targets::FromTo => {
             let (from, to) = (target("from", &entry.from)?, target("to", &entry.to)?);
             if from == to {
-                return Err(crate::games::version::problem_at(
+                return Err(problem_at(
                     at,
                     format!("{}: `to` may not be the giver ({from})", oracle.name()),
                 ));

@@ -130,6 +130,15 @@ impl Choice for Dedicate {
 }
 
 impl Dedicate {
+    /// Dedicating `r` (the inverse of `resource`).
+    pub fn of(r: Resource) -> Dedicate {
+        match r {
+            Resource::Wine => Dedicate::Wine,
+            Resource::Gems => Dedicate::Gems,
+            Resource::Gold => Dedicate::Gold,
+        }
+    }
+
     pub fn resource(self) -> Option<Resource> {
         match self {
             Dedicate::Wine => Some(Resource::Wine),

@@ -120,9 +120,9 @@ fn choose(
     };
     match pair {
         [Some(&a), Some(&b)] => {
-            let pair = [a, b].map(|p| Given::typed(Name::Id(seats[p].0.clone())));
+            let pair = [a, b].map(|p| Name::Id(seats[p].0.clone()));
             let version = Version {
-                divine: Some(Given::typed(pair.into())),
+                divine: Some(Given::typed_each(pair)),
                 ..Version::default()
             };
             Some((version, Some([a, b])))

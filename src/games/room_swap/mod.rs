@@ -169,6 +169,6 @@ impl Game for RoomSwap {
     }
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
-        resolve::resolve(state, seed, crate::games::Detail::Everything)
+        resolve::resolve(state, seed)
     }
 }

@@ -149,9 +149,10 @@ pub fn opening(state: &State) -> RoundResult {
 /// (a handful of seats, looked up by a search along the list).
 type FinalRooms = Vec<(PlayerId, (Room, &'static str))>;
 
-pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
+/// The round resolved, with its announcement and private reports (the tick's `resolve`).
+pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
     let mut next = state.clone();
-    let result = advance(&mut next, seed, detail);
+    let result = advance(&mut next, seed, Detail::Everything);
     Resolution {
         state: next,
         result,

@@ -38,8 +38,7 @@ impl Version {
     pub fn room(room: Room, peek: Vec<Name>) -> Version {
         Version {
             room: Some(Given::typed(room)),
-            peek: (!peek.is_empty())
-                .then(|| Given::typed(peek.into_iter().map(Given::typed).collect())),
+            peek: (!peek.is_empty()).then(|| Given::typed_each(peek)),
             ..Version::default()
         }
     }
