@@ -112,8 +112,8 @@ fn replay<G: Game>(ctx: &GameContext, mode: Mode) -> Result<ReplayOutcome> {
         if !ctx.dir.result(round).is_file() {
             break; // the round being played now
         }
-        let resolution = crate::tick::resolve_with_host::<G>(ctx, &state)?;
-        let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
+        let resolved = crate::tick::resolve_with_host::<G>(ctx, &mut state)?;
+        let next_round = (!G::is_over(&state)).then(|| G::round(&state));
         // When the round closed is the tick's clock, not the rules': read from the archive.
         // (a broken file gives none, and the comparison below reports the difference)
         closed = crate::result_meta::Meta::read(&ctx.dir.result(round))
@@ -121,9 +121,8 @@ fn replay<G: Game>(ctx: &GameContext, mode: Mode) -> Result<ReplayOutcome> {
             .flatten()
             .and_then(|m| m.closed)
             .and_then(|c| crate::clock::parse_instant(&c).ok());
-        let result = ResultFile::new(ctx, round, index, next_round, closed, resolution.result);
+        let result = ResultFile::new(ctx, round, index, next_round, closed, resolved);
         out.compare_round::<G>(ctx, renderer.as_ref(), mode, &result)?;
-        state = resolution.state;
         applied = 0;
         out.rounds += 1;
     }

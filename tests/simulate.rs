@@ -426,9 +426,11 @@ fn the_out_page_shows_both_charts_in_a_browser() {
 }
 
 /// Leaving out what no bot reads changes nothing else: round by round, the simulator's
-/// resolution (`Simulated::resolve_heard`: in place, `Detail::State`) reaches the tick's next
-/// state (balances included), and what the bots hear of the opening (`opening_heard`) and of each round is the
-/// tick's announcement, as a table (`hears`: whether the game's bots hear announcements).
+/// resolution (`Simulated::resolve_heard`: in place, `Detail::State`) and the tick's own
+/// (`Game::resolve_in_place`, with the same result too) reach `Game::resolve`'s next state
+/// (balances included), and what the bots hear of the opening (`opening_heard`) and of each
+/// round is the tick's announcement, as a table (`hears`: whether the game's bots hear
+/// announcements).
 /// Before every round, `Game::plays` (which the bots and the tick ask) agrees with
 /// `Game::expected` for every player.
 fn same_resolution<G: Simulated>(bots: &str, games: u64, hears: bool) {
@@ -455,6 +457,11 @@ fn same_resolution<G: Simulated>(bots: &str, games: u64, hears: bool) {
             }
             G::play(&mut state, &setting.bots, &mut rng, &mut memory, None);
             let full = G::resolve(&state, seed);
+            // the tick's road (`Game::resolve_in_place`): the same state and the same result
+            let mut ticked = state.clone();
+            let result = G::resolve_in_place(&mut ticked, seed);
+            assert_eq!(ticked, full.state, "game {index}: in place");
+            assert_eq!(result, full.result, "game {index}: in place");
             let hears = G::resolve_heard(&mut state, seed);
             assert_eq!(state, full.state, "game {index}");
             if let Some(hears) = &hears {

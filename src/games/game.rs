@@ -6,6 +6,7 @@ use super::PrivatePart;
 use super::ending::Ending;
 use super::picture::{Chart, Names};
 use super::season::{FromSeason, SoFar};
+use super::seats::Roster;
 use crate::doc::Doc;
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
@@ -288,10 +289,10 @@ pub fn check_garnets(garnets: i64) -> Result<(), String> {
 
 /// Checks every player's balance in a state (`players.<id>.garnets`).
 pub(crate) fn check_balances<V>(
-    players: &BTreeMap<PlayerId, V>,
+    players: &impl Roster<V>,
     garnets: impl Fn(&V) -> i64,
 ) -> Result<(), SetupError> {
-    for (id, p) in players {
+    for (id, p) in players.each() {
         check_garnets(garnets(p)).map_err(|message| SetupError {
             key: format!("players.{id}.garnets"),
             message,
@@ -302,11 +303,11 @@ pub(crate) fn check_balances<V>(
 
 /// Checks that every id a state refers to (`key` names where) is a player of the game.
 pub(crate) fn check_refs<'a, V>(
-    players: &BTreeMap<PlayerId, V>,
+    players: &impl Roster<V>,
     key: &str,
     ids: impl IntoIterator<Item = &'a PlayerId>,
 ) -> Result<(), SetupError> {
-    match ids.into_iter().find(|id| !players.contains_key(*id)) {
+    match ids.into_iter().find(|id| !players.has(id)) {
         Some(id) => Err(SetupError {
             key: key.to_owned(),
             message: format!("`{id}` is not a player of this game"),
@@ -319,7 +320,7 @@ pub(crate) fn check_refs<'a, V>(
 /// pass: the game is not over, `id` is a player, and someone else is still in the game
 /// (`gone`: whether a player has left or is out already).
 pub(crate) fn leaving<'a, P>(
-    players: &'a mut BTreeMap<PlayerId, P>,
+    players: &'a mut impl Roster<P>,
     id: &PlayerId,
     over: bool,
     gone: impl Fn(&P) -> bool,
@@ -327,35 +328,17 @@ pub(crate) fn leaving<'a, P>(
     if over {
         return Err("the game is over".into());
     }
-    if !players.iter().any(|(p, s)| p != id && !gone(s)) {
+    if !players.each().any(|(p, s)| p != id && !gone(s)) {
         return Err("nobody else is left in the game".into());
     }
     players
-        .get_mut(id)
+        .seat_mut(id)
         .ok_or_else(|| format!("{id} is not a player of this game"))
 }
 
 /// A result struct as the table it becomes in result.toml.
 pub(crate) fn to_table<T: Serialize>(value: &T) -> toml::Table {
     toml::Table::try_from(value).expect("result structs serialize to tables")
-}
-
-/// `[garnets]`: each player's change over a round, from the players before and after it (a
-/// round moves no one in or out: the two maps hold the same ids, read side by side in order).
-pub(crate) fn garnet_changes<P>(
-    before: &BTreeMap<PlayerId, P>,
-    after: &BTreeMap<PlayerId, P>,
-    garnets: impl Fn(&P) -> i64,
-) -> BTreeMap<PlayerId, i64> {
-    debug_assert!(
-        before.keys().eq(after.keys()),
-        "a round changed the players"
-    );
-    after
-        .iter()
-        .zip(before.values())
-        .map(|((id, now), was)| (id.clone(), garnets(now) - garnets(was)))
-        .collect()
 }
 
 /// A map keyed by player, from entries in id order, as the table result.toml holds: for the
@@ -506,6 +489,16 @@ pub trait Game: Archive {
 
     /// Resolves the current round. `seed` is the game's seed; draws use `crate::rng::stream`.
     fn resolve(state: &Self::State, seed: u64) -> Resolution<Self::State>;
+
+    /// `resolve` in place: `state` becomes the next round's, and the round's result is returned.
+    /// The tick, `replay` and every rebuild resolve this way (none of them needs the state
+    /// before); a game whose rules run in place overrides it, so that its round makes no copy of
+    /// the state.
+    fn resolve_in_place(state: &mut Self::State, seed: u64) -> RoundResult {
+        let resolution = Self::resolve(state, seed);
+        *state = resolution.state;
+        resolution.result
+    }
 }
 
 #[cfg(test)]

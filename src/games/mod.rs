@@ -16,6 +16,7 @@ mod game;
 pub mod picture;
 mod private_part;
 pub mod season;
+mod seats;
 pub mod version;
 
 pub mod death_match_pick;
@@ -29,6 +30,7 @@ pub mod tribal_council;
 pub use game::*;
 pub use private_part::PrivatePart;
 pub use registry::{WithGame, WithMatch};
+pub use seats::{Roster, Seats};
 
 registry! {
     /// Matches: games a season plays for garnets and Tokens of Life, with bots for `simulate`.

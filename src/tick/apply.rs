@@ -122,31 +122,28 @@ pub fn rebuild_before<G: Game>(
             .and_then(|m| m.closed)
             .and_then(|c| crate::clock::parse_instant(&c).ok())
             .map(|t| t.as_second());
-        state = resolve_with_host::<G>(ctx, &state)?.state;
+        resolve_with_host::<G>(ctx, &mut state)?;
     }
 }
 
-/// Resolves the round being played, with the withdrawals the host took during it applied first
-/// (the game's ruling for a seat that leaves): the tick, `replay` and every rebuild resolve
-/// through here, so each withdrawal is applied exactly where it happened.
+/// Resolves the round being played in place (`state` becomes the next round's), with the
+/// withdrawals the host took during it applied first (the game's ruling for a seat that
+/// leaves): the tick, `replay` and every rebuild resolve through here, so each withdrawal is
+/// applied exactly where it happened. On an error `state` is half-way and must be dropped (every
+/// caller returns the error).
 pub fn resolve_with_host<G: Game>(
     ctx: &GameContext,
-    state: &G::State,
-) -> Result<crate::games::Resolution<G::State>> {
+    state: &mut G::State,
+) -> Result<crate::games::RoundResult> {
     let index = G::rounds_played(state);
-    let mut withdrawals = ctx.withdrawals(index).peekable();
-    if withdrawals.peek().is_none() {
-        return Ok(G::resolve(state, ctx.config.seed));
-    }
-    let mut state = state.clone();
-    for (player, action) in withdrawals {
-        G::withdraw(&mut state, player).map_err(|message| {
+    for (player, action) in ctx.withdrawals(index) {
+        G::withdraw(state, player).map_err(|message| {
             Error::invalid(
-                ctx.dir.host_toml(G::round(&state)),
+                ctx.dir.host_toml(G::round(state)),
                 format!("action[{}].player", action.n - 1),
                 format!("{player} cannot leave the game here: {message}"),
             )
         })?;
     }
-    Ok(G::resolve(&state, ctx.config.seed))
+    Ok(G::resolve_in_place(state, ctx.config.seed))
 }

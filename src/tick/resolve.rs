@@ -67,26 +67,22 @@ pub(super) fn resolve_round<G: Game>(
     let ctx = mail.ctx;
     let round = G::round(&file.game);
     let index = G::rounds_played(&file.game);
-    let resolution = super::apply::resolve_with_host::<G>(ctx, &file.game)?;
-    let next_round = (!G::is_over(&resolution.state)).then(|| G::round(&resolution.state));
+    // `file` becomes the next round's, in place, as `StateFile::new` would make it
+    let resolved = super::apply::resolve_with_host::<G>(ctx, &mut file.game)?;
+    file.receipts_applied = 0;
+    file.seed = Some(ctx.config.seed);
+    file.opened = Some(dated.as_second());
+    let next_round = (!G::is_over(&file.game)).then(|| G::round(&file.game));
     // The round closes at `dated`: the next round takes every version that reaches the host
     // after it, even before this round's scheduled deadline (an early close, `--force`).
-    let result = ResultFile::new(
-        ctx,
-        round,
-        index,
-        next_round,
-        Some(dated),
-        resolution.result,
-    );
-    let mut next = StateFile::new(ctx, 0, resolution.state);
-    next.opened = Some(dated.as_second());
+    let result = ResultFile::new(ctx, round, index, next_round, Some(dated), resolved);
     let text = if result.private.len() < crate::result_file::PARALLEL_FROM {
         publish::<G>(mail, renderer, &result, false, dated)?;
         None
     } else {
         let text = std::thread::scope(|scope| {
             // (if no thread can be had, the text is made here, after the reports)
+            let next = &*file;
             let early = std::thread::Builder::new().spawn_scoped(scope, || next.to_text());
             publish::<G>(mail, renderer, &result, false, dated)?;
             let text = match early {
@@ -104,7 +100,6 @@ pub(super) fn resolve_round<G: Game>(
     if let Some(next) = next_round {
         mail.plan.dir(ctx.dir.submissions(next));
     }
-    *file = next;
     mail.report.resolved = Some(round);
     Ok(text)
 }

@@ -13,7 +13,7 @@ pub mod standings;
 pub mod state;
 
 use crate::doc::{Choice, Doc};
-use crate::games::{Detail, Game, GameId, Outcome, Resolution, Setup, SetupError};
+use crate::games::{Detail, Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
 use crate::player_id::PlayerId;
 use gods::God;
 use rand::seq::IndexedRandom;
@@ -99,7 +99,7 @@ impl Game for GodRace {
             podium: Vec::new(),
             orb_box: Default::default(),
             discarded: 0,
-            players,
+            players: players.into(),
         })
     }
 
@@ -231,6 +231,15 @@ impl Game for GodRace {
     }
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
+        let mut next = state.clone();
+        let result = resolve::resolve(&mut next, seed);
+        Resolution {
+            state: next,
+            result,
+        }
+    }
+
+    fn resolve_in_place(state: &mut State, seed: u64) -> RoundResult {
         resolve::resolve(state, seed)
     }
 }

@@ -7,7 +7,7 @@ use super::race::{self, Move, Track};
 use super::standings::{Standings, finish};
 use super::state::{CANDLE_PRICE, CandlePlan, Gift, Live, Orbs, Placement, State};
 use crate::doc::Choice;
-use crate::games::{PrivatePart, Resolution, RoundResult, garnet_changes, player_table, to_table};
+use crate::games::{PrivatePart, RoundResult, player_table, to_table};
 use crate::player_id::PlayerId;
 use crate::rng::{self, GameRng};
 use rand::RngExt;
@@ -169,8 +169,9 @@ pub trait Notes {
     fn candles(&mut self, i: usize, plan: &CandlePlan) {
         let _ = (i, plan);
     }
-    fn received(&mut self, to: &PlayerId, candle: God) {
-        let _ = (to, candle);
+    /// Player `i` received `candle` as a gift.
+    fn received(&mut self, i: usize, candle: God) {
+        let _ = (i, candle);
     }
 }
 
@@ -251,7 +252,6 @@ pub fn advance(state: &mut State, seed: u64, notes: &mut impl Notes) -> Step {
 struct Record {
     private: Vec<Private>,
     defaults: Vec<bool>,
-    index: BTreeMap<PlayerId, usize>,
 }
 
 impl Notes for Record {
@@ -268,15 +268,16 @@ impl Notes for Record {
         note.bought = plan.buy.iter().copied().collect();
         note.gave = plan.give.clone();
     }
-    fn received(&mut self, to: &PlayerId, candle: God) {
-        if let Some(i) = self.index.get(to) {
-            self.private[*i].received.push(candle);
-        }
+    fn received(&mut self, i: usize, candle: God) {
+        self.private[i].received.push(candle);
     }
 }
 
-pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
-    let mut next = state.clone();
+/// Resolves the current round in place (the tick's road: `Game::resolve_in_place`): `state`
+/// becomes the next round's; the result says what happened, to all and to each player.
+pub fn resolve(state: &mut State, seed: u64) -> RoundResult {
+    let round = state.round;
+    let garnets_before: Vec<i64> = state.players.values().map(|p| p.garnets).collect();
     let mut record = Record {
         private: state
             .players
@@ -284,15 +285,9 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
             .map(|p| Private::new(p.meadow))
             .collect(),
         defaults: vec![false; state.players.len()],
-        index: state
-            .players
-            .keys()
-            .enumerate()
-            .map(|(i, id)| (id.clone(), i))
-            .collect(),
     };
-    let step = advance(&mut next, seed, &mut record);
-    let round = state.round;
+    let step = advance(state, seed, &mut record);
+    let next = &*state;
     let mut public = Public {
         round,
         orbs: Vec::new(),
@@ -308,16 +303,16 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
             .collect(),
         finished_now: Vec::new(),
         spaces: next.gods.clone(),
-        defaults: state
+        defaults: next
             .players
             .keys()
             .zip(&record.defaults)
             .filter(|(_, d)| **d)
             .map(|(id, _)| id.clone())
             .collect(),
-        picture: picture(&next),
+        picture: picture(next),
         next_round: (!next.finished).then_some(next.round),
-        r#final: step.standings.map(|s| final_of(&next, s)),
+        r#final: step.standings.map(|s| final_of(next, s)),
     };
     if let Some(race) = step.race {
         public.orbs = race.ceremonies.to_vec();
@@ -331,16 +326,19 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
         public.moves = race.log.moves;
         public.finished_now = race.log.finished;
     }
-    let garnets = garnet_changes(&state.players, &next.players, |p| p.garnets);
-    let private = private_reports(&next, record.private, &garnets, public.r#final.as_ref());
-    let public = announcement(&public, &next);
-    Resolution {
-        state: next,
-        result: RoundResult {
-            public,
-            private,
-            garnets,
-        },
+    // (a round moves no one in or out: the balances before are by the same index)
+    let garnets: BTreeMap<PlayerId, i64> = next
+        .players
+        .iter()
+        .zip(&garnets_before)
+        .map(|((id, p), was)| (id.clone(), p.garnets - was))
+        .collect();
+    let private = private_reports(next, record.private, &garnets, public.r#final.as_ref());
+    let public = announcement(&public, next);
+    RoundResult {
+        public,
+        private,
+        garnets,
     }
 }
 
@@ -496,9 +494,9 @@ fn race_round(state: &mut State, notes: &mut impl Notes, seed: u64) -> Race {
         state.discarded += k % racing;
     }
     for gift in gifts {
-        if let Some(to) = state.players.get_mut(&gift.to) {
-            to.candles.push(gift.candle);
-            notes.received(&gift.to, gift.candle);
+        if let Some(i) = state.players.index_of(&gift.to) {
+            state.players.at_mut(i).candles.push(gift.candle);
+            notes.received(i, gift.candle);
         }
     }
     for p in state.players.values_mut() {

@@ -2,6 +2,7 @@
 //! scoring orbs, candles, garnets and hand, and the live choices of the round being played.
 
 use super::gods::{Counts, God};
+use crate::games::Seats;
 use crate::player_id::PlayerId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -39,7 +40,8 @@ pub struct State {
     pub orb_box: Counts,
     /// Orbs discarded by recolouring (the remainders).
     pub discarded: u32,
-    pub players: BTreeMap<PlayerId, PlayerState>,
+    /// By index, in id order (`Seats`).
+    pub players: Seats<PlayerState>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

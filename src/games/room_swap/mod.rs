@@ -11,7 +11,7 @@ pub mod state;
 mod version;
 
 use crate::doc::Doc;
-use crate::games::{Detail, Game, GameId, Outcome, Resolution, Setup, SetupError};
+use crate::games::{Detail, Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
 use crate::player_id::PlayerId;
 use state::{Options, Phase, PlayerState, State};
 
@@ -170,5 +170,9 @@ impl Game for RoomSwap {
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
         resolve::resolve(state, seed)
+    }
+
+    fn resolve_in_place(state: &mut State, seed: u64) -> RoundResult {
+        resolve::advance(state, seed, Detail::Everything)
     }
 }

@@ -1,0 +1,231 @@
+//! The players of an engine's state by index (issue #30): their ids in order in one list, what
+//! each holds in another at the same place. A round walks the players as two slices (no tree to
+//! climb, nothing to allocate per player when a state is copied but what the players hold), a
+//! rule that names a player (a gift's receiver) finds them by binary search, and a note a
+//! resolution keeps per player is a list read by the same index. In state.toml it is the same
+//! table keyed by id that a `BTreeMap` is, in the same order.
+
+use crate::player_id::PlayerId;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::BTreeMap;
+
+/// Players in id order, each with a `T`. Ids are unique and sorted, always: a `Seats` is built
+/// only from a map or by collecting pairs (a later pair for the same id replaces the earlier one,
+/// as in a map).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Seats<T> {
+    ids: Vec<PlayerId>,
+    seats: Vec<T>,
+}
+
+impl<T> Default for Seats<T> {
+    fn default() -> Self {
+        Seats {
+            ids: Vec::new(),
+            seats: Vec::new(),
+        }
+    }
+}
+
+impl<T> Seats<T> {
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// The ids, in order.
+    pub fn ids(&self) -> &[PlayerId] {
+        &self.ids
+    }
+
+    pub fn keys(&self) -> std::slice::Iter<'_, PlayerId> {
+        self.ids.iter()
+    }
+
+    pub fn values(&self) -> std::slice::Iter<'_, T> {
+        self.seats.iter()
+    }
+
+    pub fn values_mut(&mut self) -> std::slice::IterMut<'_, T> {
+        self.seats.iter_mut()
+    }
+
+    pub fn iter(&self) -> Iter<'_, T> {
+        self.ids.iter().zip(self.seats.iter())
+    }
+
+    pub fn iter_mut(&mut self) -> IterMut<'_, T> {
+        self.ids.iter().zip(self.seats.iter_mut())
+    }
+
+    /// Where `id` sits: the index of its entry in `ids`, `values` and every list read beside them.
+    pub fn index_of(&self, id: &PlayerId) -> Option<usize> {
+        self.ids.binary_search(id).ok()
+    }
+
+    pub fn get(&self, id: &PlayerId) -> Option<&T> {
+        self.index_of(id).map(|i| &self.seats[i])
+    }
+
+    pub fn get_mut(&mut self, id: &PlayerId) -> Option<&mut T> {
+        self.index_of(id).map(|i| &mut self.seats[i])
+    }
+
+    pub fn contains_key(&self, id: &PlayerId) -> bool {
+        self.index_of(id).is_some()
+    }
+
+    /// The seat at index `i` (panics past the end, as a slice does).
+    pub fn at_mut(&mut self, i: usize) -> &mut T {
+        &mut self.seats[i]
+    }
+}
+
+pub type Iter<'a, T> = std::iter::Zip<std::slice::Iter<'a, PlayerId>, std::slice::Iter<'a, T>>;
+pub type IterMut<'a, T> =
+    std::iter::Zip<std::slice::Iter<'a, PlayerId>, std::slice::IterMut<'a, T>>;
+
+impl<T> From<BTreeMap<PlayerId, T>> for Seats<T> {
+    fn from(map: BTreeMap<PlayerId, T>) -> Self {
+        let (ids, seats) = map.into_iter().unzip();
+        Seats { ids, seats }
+    }
+}
+
+impl<T> FromIterator<(PlayerId, T)> for Seats<T> {
+    fn from_iter<I: IntoIterator<Item = (PlayerId, T)>>(pairs: I) -> Self {
+        pairs.into_iter().collect::<BTreeMap<_, _>>().into()
+    }
+}
+
+impl<T> std::ops::Index<&PlayerId> for Seats<T> {
+    type Output = T;
+
+    /// Panics if `id` has no seat, as a map's index does.
+    fn index(&self, id: &PlayerId) -> &T {
+        self.get(id)
+            .unwrap_or_else(|| panic!("{id} is not a player here"))
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Seats<T> {
+    type Item = (&'a PlayerId, &'a T);
+    type IntoIter = Iter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'a, T> IntoIterator for &'a mut Seats<T> {
+    type Item = (&'a PlayerId, &'a mut T);
+    type IntoIter = IterMut<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter_mut()
+    }
+}
+
+impl<T: Serialize> Serialize for Seats<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Seats<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        BTreeMap::<PlayerId, T>::deserialize(deserializer).map(Seats::from)
+    }
+}
+
+/// Players keyed by id, as the checks every game shares read them: a map, or `Seats`.
+pub trait Roster<P> {
+    fn has(&self, id: &PlayerId) -> bool;
+    fn seat_mut(&mut self, id: &PlayerId) -> Option<&mut P>;
+    fn each<'a>(&'a self) -> impl Iterator<Item = (&'a PlayerId, &'a P)>
+    where
+        P: 'a;
+}
+
+impl<P> Roster<P> for BTreeMap<PlayerId, P> {
+    fn has(&self, id: &PlayerId) -> bool {
+        self.contains_key(id)
+    }
+    fn seat_mut(&mut self, id: &PlayerId) -> Option<&mut P> {
+        self.get_mut(id)
+    }
+    fn each<'a>(&'a self) -> impl Iterator<Item = (&'a PlayerId, &'a P)>
+    where
+        P: 'a,
+    {
+        self.iter()
+    }
+}
+
+impl<P> Roster<P> for Seats<P> {
+    fn has(&self, id: &PlayerId) -> bool {
+        self.contains_key(id)
+    }
+    fn seat_mut(&mut self, id: &PlayerId) -> Option<&mut P> {
+        self.get_mut(id)
+    }
+    fn each<'a>(&'a self) -> impl Iterator<Item = (&'a PlayerId, &'a P)>
+    where
+        P: 'a,
+    {
+        self.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(s: &str) -> PlayerId {
+        PlayerId::parse(s).unwrap()
+    }
+
+    #[test]
+    fn seats_are_in_id_order_and_found_by_id_or_index() {
+        let seats: Seats<u32> = [("c", 3), ("a", 1), ("b", 2), ("a", 10)]
+            .into_iter()
+            .map(|(k, v)| (id(k), v))
+            .collect();
+        let ids: Vec<&str> = seats.keys().map(PlayerId::as_str).collect();
+        assert_eq!(ids, ["a", "b", "c"]);
+        // a later pair for the same id replaces the earlier one, as in a map
+        assert_eq!(seats.values().copied().collect::<Vec<_>>(), [10, 2, 3]);
+        assert_eq!(seats.index_of(&id("b")), Some(1));
+        assert_eq!(seats.get(&id("c")), Some(&3));
+        assert_eq!(seats.get(&id("d")), None);
+        assert!(!seats.contains_key(&id("0")));
+        assert_eq!(seats[&id("a")], 10);
+    }
+
+    #[test]
+    fn seats_read_and_write_the_table_a_map_does() {
+        #[derive(Serialize, Deserialize, PartialEq, Debug)]
+        struct Holder<P> {
+            players: P,
+        }
+        let text = "[players.b]\ngarnets = 2\n\n[players.a-1]\ngarnets = 1\n";
+        let map: Holder<BTreeMap<PlayerId, toml::Table>> = toml::from_str(text).unwrap();
+        let seats: Holder<Seats<toml::Table>> = toml::from_str(text).unwrap();
+        assert_eq!(seats.players, Seats::from(map.players.clone()));
+        assert_eq!(
+            toml::to_string(&seats).unwrap(),
+            toml::to_string(&map).unwrap()
+        );
+        assert_eq!(
+            serde_json::to_string(&seats).unwrap(),
+            serde_json::to_string(&map).unwrap()
+        );
+        // a key that is not a player id is refused as the map refuses it
+        let bad = "[players.\"not an id\"]\ngarnets = 1\n";
+        assert!(toml::from_str::<Holder<Seats<toml::Table>>>(bad).is_err());
+        assert!(toml::from_str::<Holder<BTreeMap<PlayerId, toml::Table>>>(bad).is_err());
+    }
+}
