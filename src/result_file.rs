@@ -22,7 +22,7 @@ pub struct ResultFile {
     pub meta: Meta,
     pub public: toml::Table,
     #[serde(default)]
-    pub private: BTreeMap<PlayerId, PrivatePart>,
+    pub private: crate::games::Seats<PrivatePart>,
     #[serde(default)]
     pub garnets: BTreeMap<PlayerId, i64>,
 }
@@ -427,7 +427,7 @@ mod tests {
                 closed: Some("2026-12-02T10:00:00Z".into()),
             },
             public: toml::from_str("round = 1\n[next]\nround = 2\n").unwrap(),
-            private,
+            private: private.into(),
             garnets: [(PlayerId::parse("alice").unwrap(), -2)].into(),
         };
         let text = result.to_toml();

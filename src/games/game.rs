@@ -6,7 +6,7 @@ use super::PrivatePart;
 use super::ending::Ending;
 use super::picture::{Chart, Names};
 use super::season::{FromSeason, SoFar};
-use super::seats::Roster;
+use super::seats::{Roster, Seats};
 use crate::doc::Doc;
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
@@ -194,7 +194,7 @@ pub struct Resolution<S> {
 pub struct RoundResult {
     pub public: toml::Table,
     #[serde(default)]
-    pub private: BTreeMap<PlayerId, PrivatePart>,
+    pub private: Seats<PrivatePart>,
     #[serde(default)]
     pub garnets: BTreeMap<PlayerId, i64>,
 }
@@ -204,7 +204,7 @@ impl RoundResult {
     /// holds 0 for every player with a private part.
     pub(crate) fn without_garnets<P: Serialize>(
         public: &P,
-        private: BTreeMap<PlayerId, PrivatePart>,
+        private: Seats<PrivatePart>,
     ) -> RoundResult {
         let garnets = private.keys().map(|id| (id.clone(), 0)).collect();
         RoundResult {

@@ -14,13 +14,32 @@ use std::sync::{Arc, OnceLock};
 /// it was built.
 #[derive(Clone)]
 pub struct PrivatePart {
-    typed: Option<Arc<dyn Typed>>,
+    typed: Option<Source>,
     json: OnceLock<serde_json::Value>,
+}
+
+/// Where a part's object is built from: a struct of its own, or row `i` of every player's
+/// structs, kept together (`PrivatePart::rows`).
+#[derive(Clone)]
+enum Source {
+    One(Arc<dyn Typed>),
+    Row(Arc<dyn Rows>, usize),
 }
 
 /// An engine's private struct, kept until its part is first read.
 trait Typed: Send + Sync {
     fn json(&self) -> serde_json::Value;
+}
+
+/// Every player's private struct, in one list.
+trait Rows: Send + Sync {
+    fn json_at(&self, i: usize) -> serde_json::Value;
+}
+
+impl<T: Serialize + Send + Sync> Rows for Vec<T> {
+    fn json_at(&self, i: usize) -> serde_json::Value {
+        self[i].json()
+    }
 }
 
 impl<T: Serialize + Send + Sync> Typed for T {
@@ -43,9 +62,23 @@ impl PrivatePart {
     /// The part an engine's private struct makes, built when first read.
     pub fn typed<T: Serialize + Send + Sync + 'static>(value: T) -> PrivatePart {
         PrivatePart {
-            typed: Some(Arc::new(value)),
+            typed: Some(Source::One(Arc::new(value))),
             json: OnceLock::new(),
         }
+    }
+
+    /// The parts of a list of private structs, one per item, in order: the list is kept whole,
+    /// shared by the parts, so a round of 100,000 players neither copies its structs nor
+    /// allocates one per player.
+    pub fn rows<T: Serialize + Send + Sync + 'static>(
+        rows: Vec<T>,
+    ) -> impl ExactSizeIterator<Item = PrivatePart> {
+        let n = rows.len();
+        let rows: Arc<dyn Rows> = Arc::new(rows);
+        (0..n).map(move |i| PrivatePart {
+            typed: Some(Source::Row(rows.clone(), i)),
+            json: OnceLock::new(),
+        })
     }
 
     fn built(json: serde_json::Value) -> PrivatePart {
@@ -57,12 +90,12 @@ impl PrivatePart {
 
     /// The part as the templates read it: a JSON object.
     pub fn as_value(&self) -> &serde_json::Value {
-        self.json.get_or_init(|| {
-            self.typed
-                .as_ref()
-                .expect("a part is built or typed")
-                .json()
-        })
+        self.json.get_or_init(
+            || match self.typed.as_ref().expect("a part is built or typed") {
+                Source::One(typed) => typed.json(),
+                Source::Row(rows, i) => rows.json_at(*i),
+            },
+        )
     }
 
     pub fn map(&self) -> &serde_json::Map<String, serde_json::Value> {
@@ -181,6 +214,21 @@ mod tests {
             read.windows(2).all(|w| w[0] == w[1]),
             "one object for all threads"
         );
+    }
+
+    #[test]
+    fn parts_of_one_list_each_read_as_their_own_row() {
+        let mut second = note();
+        second.score = Some(7);
+        second.hand = vec![];
+        let parts: Vec<PrivatePart> = PrivatePart::rows(vec![note(), second]).collect();
+        assert_eq!(parts.len(), 2);
+        assert_eq!(parts[0], PrivatePart::typed(note()));
+        assert_eq!(
+            parts[1].as_value(),
+            &serde_json::json!({"hand": [], "score": 7, "inner": {"kept": 3}})
+        );
+        assert_ne!(parts[0], parts[1]);
     }
 
     #[test]

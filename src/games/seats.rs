@@ -96,8 +96,17 @@ impl<T> From<BTreeMap<PlayerId, T>> for Seats<T> {
 }
 
 impl<T> FromIterator<(PlayerId, T)> for Seats<T> {
+    /// Pairs in id order (what an engine walking its seats makes) are taken as they come; any
+    /// others are put in order through a map.
     fn from_iter<I: IntoIterator<Item = (PlayerId, T)>>(pairs: I) -> Self {
-        pairs.into_iter().collect::<BTreeMap<_, _>>().into()
+        let (ids, seats): (Vec<PlayerId>, Vec<T>) = pairs.into_iter().unzip();
+        if ids.is_sorted_by(|a, b| a < b) {
+            return Seats { ids, seats };
+        }
+        ids.into_iter()
+            .zip(seats)
+            .collect::<BTreeMap<_, _>>()
+            .into()
     }
 }
 

@@ -171,7 +171,7 @@ pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
     Resolution {
         result: RoundResult {
             public,
-            private,
+            private: private.into(),
             garnets,
         },
         state: next,

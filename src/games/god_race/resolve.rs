@@ -7,7 +7,7 @@ use super::race::{self, Move, Track};
 use super::standings::{Standings, finish};
 use super::state::{CANDLE_PRICE, CandlePlan, Gift, Live, Orbs, Placement, State};
 use crate::doc::Choice;
-use crate::games::{PrivatePart, RoundResult, player_table, to_table};
+use crate::games::{PrivatePart, RoundResult, Seats, player_table, to_table};
 use crate::player_id::PlayerId;
 use crate::rng::{self, GameRng};
 use rand::RngExt;
@@ -354,37 +354,37 @@ fn announcement(public: &Public, next: &State) -> toml::Table {
 /// end their score and stakes.
 fn private_reports(
     next: &State,
-    notes: Vec<Private>,
+    mut notes: Vec<Private>,
     garnets: &BTreeMap<PlayerId, i64>,
     last: Option<&Final>,
-) -> BTreeMap<PlayerId, PrivatePart> {
+) -> Seats<PrivatePart> {
     // (the notes and the garnets are in id order, as the players are)
+    for (((id, p), note), change) in next.players.iter().zip(&mut notes).zip(garnets.values()) {
+        note.support = Orbs::from_slice(&p.support);
+        note.garnets = p.garnets;
+        note.garnets_change = *change;
+        note.meadow = p.meadow;
+        note.hand = Orbs::from_slice(&p.hand);
+        note.candles = Orbs::from_slice(&p.candles);
+        note.next_meadows = God::ALL
+            .iter()
+            .copied()
+            .filter(|g| *g != p.meadow)
+            .collect();
+        note.max_buy = p.garnets / CANDLE_PRICE;
+        note.playing = !next.finished;
+        if let Some(f) = last {
+            note.score = f.scores.get(id).copied();
+            note.tokens = f.tokens.get(id).copied().unwrap_or(0);
+            note.winner = f.winners.contains(id);
+            note.elimination = f.elimination.contains(id);
+        }
+    }
+    // every note stays where it is, in one list the parts share
     next.players
-        .iter()
-        .zip(notes)
-        .zip(garnets.values())
-        .map(|(((id, p), mut note), change)| {
-            note.support = Orbs::from_slice(&p.support);
-            note.garnets = p.garnets;
-            note.garnets_change = *change;
-            note.meadow = p.meadow;
-            note.hand = Orbs::from_slice(&p.hand);
-            note.candles = Orbs::from_slice(&p.candles);
-            note.next_meadows = God::ALL
-                .iter()
-                .copied()
-                .filter(|g| *g != p.meadow)
-                .collect();
-            note.max_buy = p.garnets / CANDLE_PRICE;
-            note.playing = !next.finished;
-            if let Some(f) = last {
-                note.score = f.scores.get(id).copied();
-                note.tokens = f.tokens.get(id).copied().unwrap_or(0);
-                note.winner = f.winners.contains(id);
-                note.elimination = f.elimination.contains(id);
-            }
-            (id.clone(), PrivatePart::typed(note))
-        })
+        .keys()
+        .cloned()
+        .zip(PrivatePart::rows(notes))
         .collect()
 }
 

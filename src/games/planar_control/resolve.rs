@@ -346,7 +346,7 @@ fn finish_round(
     }
     let result = RoundResult {
         public: detail.public(&public),
-        private,
+        private: private.into(),
         garnets,
     };
     (result, public)

@@ -5,7 +5,7 @@ use super::receive::token_candidates;
 use super::rooms::{FIVE_PLAYER_TABLE, Room, SIX_PLAYER_TABLE, scoring_rooms};
 use super::state::{Live, MainEnd, Phase, State};
 use crate::doc::Choice;
-use crate::games::{Detail, PrivatePart, Resolution, RoundResult};
+use crate::games::{Detail, PrivatePart, Resolution, RoundResult, Seats};
 use crate::player_id::PlayerId;
 use crate::rng;
 use rand::seq::IndexedRandom;
@@ -225,7 +225,7 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
         };
         private_reports(state, &lives, &final_rooms, &garnets)
     } else {
-        BTreeMap::new()
+        Seats::default()
     };
     RoundResult {
         public: detail.public(&public),
@@ -318,7 +318,7 @@ fn private_reports(
     lives: &BTreeMap<PlayerId, Live>,
     final_rooms: &FinalRooms,
     garnets: &BTreeMap<PlayerId, i64>,
-) -> BTreeMap<PlayerId, PrivatePart> {
+) -> Seats<PrivatePart> {
     lives
         .iter()
         .map(|(id, live)| {

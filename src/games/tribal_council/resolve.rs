@@ -4,7 +4,7 @@
 //! deadlock settled by rocks or countback.
 
 use super::state::{Missing, Mode, Reveal, Stage, State};
-use crate::games::{PrivatePart, Resolution, RoundResult};
+use crate::games::{PrivatePart, Resolution, RoundResult, Seats};
 use crate::player_id::PlayerId;
 use crate::rng;
 use rand::seq::{IndexedRandom, SliceRandom};
@@ -371,11 +371,7 @@ fn reading(
         .collect()
 }
 
-fn private_reports(
-    state: &State,
-    next: &State,
-    public: &Public,
-) -> BTreeMap<PlayerId, PrivatePart> {
+fn private_reports(state: &State, next: &State, public: &Public) -> Seats<PrivatePart> {
     let (voters, voters_next) = (state.voters(), next.voters());
     state
         .players
