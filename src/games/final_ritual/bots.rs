@@ -200,7 +200,7 @@ impl Simulated for FinalRitual {
     type Heard = ();
 
     fn resolve_heard(state: &mut State, seed: u64) -> Option<()> {
-        *state = super::resolve::resolve(state, seed, crate::games::Detail::State).state;
+        super::resolve::advance(state, seed, crate::games::Detail::State);
         None
     }
 

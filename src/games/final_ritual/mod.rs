@@ -193,7 +193,11 @@ impl Game for FinalRitual {
     }
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
-        resolve::resolve(state, seed, crate::games::Detail::Everything)
+        resolve::resolve(state, seed, Detail::Everything)
+    }
+
+    fn resolve_in_place(state: &mut State, seed: u64) -> RoundResult {
+        resolve::advance(state, seed, Detail::Everything)
     }
 }
 

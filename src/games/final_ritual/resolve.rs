@@ -123,58 +123,62 @@ pub fn opening(state: &State) -> RoundResult {
 }
 
 pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
-    let mut table = Table::new(state, seed);
-    table.log.off = !detail.reports();
-    table.play_round();
-    let mut next = table.state;
-    let log = table.log;
+    let mut next = state.clone();
+    let result = advance(&mut next, seed, detail);
+    Resolution {
+        state: next,
+        result,
+    }
+}
+
+/// Resolves the current round in place: `state` becomes the next round's (the tick's road and
+/// the simulator's), and the result says what happened. What the reports need of the round's
+/// start (who was alive without a plan, the round) is read before it is played; the plans are
+/// read by the turns and cleared after the reports.
+pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
+    let round = state.round;
     let defaults: Vec<PlayerId> = state
         .living()
         .into_iter()
         .filter(|id| state.players[id].plan.is_none())
         .collect();
-    next.rounds_played += 1;
-    if !next.finished {
-        if next.round >= next.options.max_rounds {
-            next.finished = true;
+    let mut table = Table::new(state, seed);
+    table.log.off = !detail.reports();
+    table.play_round();
+    let log = table.log;
+    state.rounds_played += 1;
+    if !state.finished {
+        if state.round >= state.options.max_rounds {
+            state.finished = true;
         } else {
-            next.round += 1;
-            next.first = next.first % next.players.len() as u32 + 1;
+            state.round += 1;
+            state.first = state.first % state.players.len() as u32 + 1;
         }
     }
     let mut private = BTreeMap::new();
     if detail.reports() {
         let mut seen = log.private;
-        for id in state.players.keys() {
+        for (id, p) in &state.players {
             let events = seen.remove(id).unwrap_or_default();
             let defaulted = defaults.contains(id);
-            let note = private_of(
-                &next,
-                state.players[id].plan.as_ref(),
-                id,
-                events,
-                defaulted,
-            );
+            let note = private_of(state, p.plan.as_ref(), id, events, defaulted);
             private.insert(id.clone(), PrivatePart::typed(note));
         }
     }
-    for p in next.players.values_mut() {
+    for p in state.players.values_mut() {
         p.plan = None;
     }
     let public = if detail.reports() {
-        to_table(&public_of(&next, state.round, log.turns, defaults))
+        to_table(&public_of(state, round, log.turns, defaults))
     } else {
         toml::Table::new()
     };
     // ruling 16: no garnets; every player's change is 0, whatever the detail
-    let garnets = next.players.keys().map(|id| (id.clone(), 0)).collect();
-    Resolution {
-        result: RoundResult {
-            public,
-            private: private.into(),
-            garnets,
-        },
-        state: next,
+    let garnets = state.players.keys().map(|id| (id.clone(), 0)).collect();
+    RoundResult {
+        public,
+        private: private.into(),
+        garnets,
     }
 }
 

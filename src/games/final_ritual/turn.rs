@@ -16,8 +16,9 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use std::collections::BTreeMap;
 
 /// The round's table: the state being changed, what happened, and the default streams.
-pub struct Table {
-    pub state: State,
+pub struct Table<'s> {
+    /// The state the round is played on, in place.
+    pub state: &'s mut State,
     pub log: Log,
     seed: u64,
     round: u32,
@@ -31,11 +32,11 @@ enum Any {
     Take,
 }
 
-impl Table {
-    pub fn new(state: &State, seed: u64) -> Table {
+impl<'s> Table<'s> {
+    pub fn new(state: &'s mut State, seed: u64) -> Table<'s> {
         Table {
             round: state.round,
-            state: state.clone(),
+            state,
             log: Log::default(),
             seed,
             defaults: BTreeMap::new(),
