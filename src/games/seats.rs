@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 /// Players in id order, each with a `T`. Ids are unique and sorted, always: a `Seats` is built
 /// only from a map or by collecting pairs (a later pair for the same id replaces the earlier one,
 /// as in a map).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Seats<T> {
     ids: Vec<PlayerId>,
     seats: Vec<T>,

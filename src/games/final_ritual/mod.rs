@@ -122,7 +122,7 @@ impl Game for FinalRitual {
             options,
             altar: Cards::default(),
             winner: None,
-            players,
+            players: players.into(),
             resource_deck,
             oracle_deck,
             announced: Vec::new(),

@@ -4,10 +4,10 @@
 
 use super::cards::{Cards, Goal, ORACLES, Oracle, PER_RESOURCE, Resource, Role};
 use crate::doc::Choice;
+use crate::games::Seats;
 use crate::games::SetupError;
 use crate::player_id::PlayerId;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Betray Marks at which a player is executed (rules, "Execute").
 pub const EXECUTION: u32 = 3;
@@ -52,7 +52,7 @@ pub struct State {
     pub altar: Cards,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub winner: Option<Winner>,
-    pub players: BTreeMap<PlayerId, PlayerState>,
+    pub players: Seats<PlayerState>,
     /// The resource deck, next card first.
     pub resource_deck: Vec<Resource>,
     /// The oracle deck, next card first.

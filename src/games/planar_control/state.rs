@@ -2,6 +2,7 @@
 //! plane and garnets, and the live choices of the round being played.
 
 use crate::doc::Choice;
+use crate::games::Seats;
 use crate::player_id::PlayerId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -132,7 +133,7 @@ pub struct State {
     pub phase: Phase,
     pub rounds_played: u32,
     pub options: Options,
-    pub players: BTreeMap<PlayerId, PlayerState>,
+    pub players: Seats<PlayerState>,
     /// The winning alignment, once the six rounds are over (none if neither plane is controlled).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub winner: Option<Alignment>,

@@ -3,9 +3,10 @@
 //! between ticks.
 
 use super::rooms::Room;
+use crate::games::Seats;
 use crate::player_id::PlayerId;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -51,7 +52,7 @@ pub struct State {
     /// Rounds resolved so far; indexes the schedule.
     pub rounds_played: u32,
     pub options: Options,
-    pub players: BTreeMap<PlayerId, PlayerState>,
+    pub players: Seats<PlayerState>,
     /// Tiebreak: the joint winners still playing.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub contenders: Vec<PlayerId>,

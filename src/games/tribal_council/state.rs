@@ -3,6 +3,7 @@
 //! vote, a revote among the tied, a fresh vote, over), and the live choices of the vote being
 //! taken.
 
+use crate::games::Seats;
 use crate::games::{Setup, SetupError};
 use crate::player_id::PlayerId;
 use serde::{Deserialize, Serialize};
@@ -103,7 +104,7 @@ pub struct State {
     /// Who went home (elimination) or won (jury), once decided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decided: Option<PlayerId>,
-    pub players: BTreeMap<PlayerId, PlayerState>,
+    pub players: Seats<PlayerState>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -174,7 +175,7 @@ pub fn setup(setup: &Setup<'_>) -> Result<State, SetupError> {
         tied: Vec::new(),
         first_votes: BTreeMap::new(),
         decided: None,
-        players,
+        players: players.into(),
     };
     check(&state)?;
     Ok(state)
