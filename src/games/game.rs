@@ -6,7 +6,7 @@ use super::PrivatePart;
 use super::ending::Ending;
 use super::picture::{Chart, Names};
 use super::season::{FromSeason, SoFar};
-use super::seats::{Roster, Seats};
+use super::seats::Seats;
 use crate::doc::Doc;
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
@@ -289,10 +289,10 @@ pub fn check_garnets(garnets: i64) -> Result<(), String> {
 
 /// Checks every player's balance in a state (`players.<id>.garnets`).
 pub(crate) fn check_balances<V>(
-    players: &impl Roster<V>,
+    players: &Seats<V>,
     garnets: impl Fn(&V) -> i64,
 ) -> Result<(), SetupError> {
-    for (id, p) in players.each() {
+    for (id, p) in players {
         check_garnets(garnets(p)).map_err(|message| SetupError {
             key: format!("players.{id}.garnets"),
             message,
@@ -303,11 +303,11 @@ pub(crate) fn check_balances<V>(
 
 /// Checks that every id a state refers to (`key` names where) is a player of the game.
 pub(crate) fn check_refs<'a, V>(
-    players: &impl Roster<V>,
+    players: &Seats<V>,
     key: &str,
     ids: impl IntoIterator<Item = &'a PlayerId>,
 ) -> Result<(), SetupError> {
-    match ids.into_iter().find(|id| !players.has(id)) {
+    match ids.into_iter().find(|id| !players.contains_key(id)) {
         Some(id) => Err(SetupError {
             key: key.to_owned(),
             message: format!("`{id}` is not a player of this game"),
@@ -320,7 +320,7 @@ pub(crate) fn check_refs<'a, V>(
 /// pass: the game is not over, `id` is a player, and someone else is still in the game
 /// (`gone`: whether a player has left or is out already).
 pub(crate) fn leaving<'a, P>(
-    players: &'a mut impl Roster<P>,
+    players: &'a mut Seats<P>,
     id: &PlayerId,
     over: bool,
     gone: impl Fn(&P) -> bool,
@@ -328,11 +328,11 @@ pub(crate) fn leaving<'a, P>(
     if over {
         return Err("the game is over".into());
     }
-    if !players.each().any(|(p, s)| p != id && !gone(s)) {
+    if !players.iter().any(|(p, s)| p != id && !gone(s)) {
         return Err("nobody else is left in the game".into());
     }
     players
-        .seat_mut(id)
+        .get_mut(id)
         .ok_or_else(|| format!("{id} is not a player of this game"))
 }
 

@@ -30,7 +30,7 @@ pub mod tribal_council;
 pub use game::*;
 pub use private_part::PrivatePart;
 pub use registry::{WithGame, WithMatch};
-pub use seats::{Roster, Seats};
+pub use seats::Seats;
 
 registry! {
     /// Matches: games a season plays for garnets and Tokens of Life, with bots for `simulate`.

@@ -150,45 +150,6 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Seats<T> {
     }
 }
 
-/// Players keyed by id, as the checks every game shares read them: a map, or `Seats`.
-pub trait Roster<P> {
-    fn has(&self, id: &PlayerId) -> bool;
-    fn seat_mut(&mut self, id: &PlayerId) -> Option<&mut P>;
-    fn each<'a>(&'a self) -> impl Iterator<Item = (&'a PlayerId, &'a P)>
-    where
-        P: 'a;
-}
-
-impl<P> Roster<P> for BTreeMap<PlayerId, P> {
-    fn has(&self, id: &PlayerId) -> bool {
-        self.contains_key(id)
-    }
-    fn seat_mut(&mut self, id: &PlayerId) -> Option<&mut P> {
-        self.get_mut(id)
-    }
-    fn each<'a>(&'a self) -> impl Iterator<Item = (&'a PlayerId, &'a P)>
-    where
-        P: 'a,
-    {
-        self.iter()
-    }
-}
-
-impl<P> Roster<P> for Seats<P> {
-    fn has(&self, id: &PlayerId) -> bool {
-        self.contains_key(id)
-    }
-    fn seat_mut(&mut self, id: &PlayerId) -> Option<&mut P> {
-        self.get_mut(id)
-    }
-    fn each<'a>(&'a self) -> impl Iterator<Item = (&'a PlayerId, &'a P)>
-    where
-        P: 'a,
-    {
-        self.iter()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

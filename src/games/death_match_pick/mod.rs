@@ -7,6 +7,7 @@
 //! the tool; its result is a season event. Rulings: `games/death-match-pick/README.md`.
 
 use crate::doc::Doc;
+use crate::games::Seats;
 use crate::games::ending::Ending;
 use crate::games::picture::Names;
 use crate::games::season::{FromSeason, SoFar, id_list};
@@ -17,7 +18,7 @@ use crate::player_id::PlayerId;
 use crate::problem::Problem;
 use rand::seq::IndexedRandom;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 pub struct DeathMatchPick;
 
@@ -38,7 +39,7 @@ pub struct State {
     /// In pick order.
     pub candidates: Vec<PlayerId>,
     pub eligible: Vec<PlayerId>,
-    pub players: BTreeMap<PlayerId, PlayerState>,
+    pub players: Seats<PlayerState>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

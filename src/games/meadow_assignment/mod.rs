@@ -5,6 +5,7 @@
 //! the assignment to a later episode; our rulings are in `games/meadow-assignment/README.md`.
 
 use crate::doc::{Choice, Doc};
+use crate::games::Seats;
 use crate::games::ending::Ending;
 use crate::games::god_race::gods::God;
 use crate::games::picture::Names;
@@ -35,7 +36,7 @@ pub struct State {
     pub phase: Phase,
     /// The winners who assign (one or two).
     pub assigners: Vec<PlayerId>,
-    pub players: BTreeMap<PlayerId, PlayerState>,
+    pub players: Seats<PlayerState>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
