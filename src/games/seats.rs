@@ -36,11 +36,6 @@ impl<T> Seats<T> {
         self.ids.is_empty()
     }
 
-    /// The ids, in order.
-    pub fn ids(&self) -> &[PlayerId] {
-        &self.ids
-    }
-
     pub fn keys(&self) -> std::slice::Iter<'_, PlayerId> {
         self.ids.iter()
     }
