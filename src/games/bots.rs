@@ -116,7 +116,7 @@ pub trait Simulated: Game {
     /// they learn nothing from it): the same rules, reaching the same state, as
     /// `Game::resolve`.
     fn resolve_heard(state: &mut Self::State, seed: u64) -> Option<Self::Heard> {
-        *state = Self::resolve(state, seed).state;
+        Self::resolve_in_place(state, seed);
         None
     }
 

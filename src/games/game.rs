@@ -336,6 +336,21 @@ pub(crate) fn leaving<'a, P>(
         .ok_or_else(|| format!("{id} is not a player of this game"))
 }
 
+/// `[garnets]`: each player's change over a round resolved in place, from `before`, the
+/// balances the round started with in id order (a round moves no one in or out).
+pub(crate) fn garnet_changes<P>(
+    players: &Seats<P>,
+    before: &[i64],
+    garnets: impl Fn(&P) -> i64,
+) -> BTreeMap<PlayerId, i64> {
+    debug_assert_eq!(players.len(), before.len(), "a round changed the players");
+    players
+        .iter()
+        .zip(before)
+        .map(|((id, p), was)| (id.clone(), garnets(p) - was))
+        .collect()
+}
+
 /// A result struct as the table it becomes in result.toml.
 pub(crate) fn to_table<T: Serialize>(value: &T) -> toml::Table {
     toml::Table::try_from(value).expect("result structs serialize to tables")

@@ -7,7 +7,7 @@ use super::race::{self, Move, Track};
 use super::standings::{Standings, finish};
 use super::state::{CANDLE_PRICE, CandlePlan, Gift, Live, Orbs, Placement, State};
 use crate::doc::Choice;
-use crate::games::{PrivatePart, RoundResult, Seats, player_table, to_table};
+use crate::games::{PrivatePart, RoundResult, Seats, garnet_changes, player_table, to_table};
 use crate::player_id::PlayerId;
 use crate::rng::{self, GameRng};
 use rand::RngExt;
@@ -327,12 +327,7 @@ pub fn resolve(state: &mut State, seed: u64) -> RoundResult {
         public.finished_now = race.log.finished;
     }
     // (a round moves no one in or out: the balances before are by the same index)
-    let garnets: BTreeMap<PlayerId, i64> = next
-        .players
-        .iter()
-        .zip(&garnets_before)
-        .map(|((id, p), was)| (id.clone(), p.garnets - was))
-        .collect();
+    let garnets = garnet_changes(&next.players, &garnets_before, |p| p.garnets);
     let private = private_reports(next, record.private, &garnets, public.r#final.as_ref());
     let public = announcement(&public, next);
     RoundResult {

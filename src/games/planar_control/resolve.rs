@@ -4,7 +4,7 @@
 
 use super::state::{Alignment, Live, Phase, Plane, State};
 use crate::doc::Choice;
-use crate::games::{Detail, PrivatePart, Resolution, RoundResult};
+use crate::games::{Detail, PrivatePart, Resolution, RoundResult, garnet_changes};
 use crate::player_id::PlayerId;
 use crate::rng;
 use rand::seq::IndexedRandom;
@@ -317,12 +317,7 @@ fn finish_round(
         public.next_round = Some(state.round);
     }
     public.next_phase = state.phase;
-    let garnets: BTreeMap<PlayerId, i64> = state
-        .players
-        .iter()
-        .zip(before)
-        .map(|((id, p), was)| (id.clone(), p.garnets - was))
-        .collect();
+    let garnets = garnet_changes(&state.players, before, |p| p.garnets);
     let mut private = BTreeMap::new();
     let detail = match reports {
         Some(_) => Detail::Everything,
