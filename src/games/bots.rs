@@ -94,14 +94,20 @@ pub trait Simulated: Game {
     /// Resolves the current round in place; returns how many expected players had their
     /// choice made by the rules' default.
     fn advance(state: &mut Self::State, seed: u64, memory: &mut Self::Memory) -> u64 {
-        let defaults = Self::expected(state)
-            .iter()
-            .filter(|p| !Self::has_valid(state, p))
-            .count() as u64;
+        let defaults = Self::defaulted(state);
         if let Some(heard) = Self::resolve_heard(state, seed) {
             Self::learn(memory, &heard);
         }
         defaults
+    }
+
+    /// How many expected players have no valid choice on file (their choice will be the rules'
+    /// default). A game may count it without listing the players.
+    fn defaulted(state: &Self::State) -> u64 {
+        Self::expected(state)
+            .iter()
+            .filter(|p| !Self::has_valid(state, p))
+            .count() as u64
     }
 
     /// The opening's announcement (`Game::opening`) as the bots hear it, for games whose bots

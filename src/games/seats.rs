@@ -74,6 +74,11 @@ impl<T> Seats<T> {
     }
 
     /// The seat at index `i` (panics past the end, as a slice does).
+    pub fn at(&self, i: usize) -> &T {
+        &self.seats[i]
+    }
+
+    /// The seat at index `i` (panics past the end, as a slice does).
     pub fn at_mut(&mut self, i: usize) -> &mut T {
         &mut self.seats[i]
     }

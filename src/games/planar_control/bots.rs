@@ -44,8 +44,8 @@ fn choose(
     memory: &mut Memory,
     rng: &mut BotRng,
 ) -> Option<(Version, Option<[usize; 2]>)> {
-    let (id, plane) = &seats[me];
-    let mine = &state.players[id];
+    let plane = &seats[me].1;
+    let mine = state.players.at(me);
     if state.phase == Phase::Elimination {
         // The alignments are public now: one member of each losing alignment.
         let mut votes = Vec::new();
@@ -171,7 +171,7 @@ impl Simulated for PlanarControl {
         memory.divined.resize_with(seats.len(), Vec::new);
         let mut expected = 0;
         for (i, (id, _)) in seats.iter().enumerate() {
-            if !<PlanarControl as crate::games::Game>::plays(state, id) {
+            if !state.plays(state.players.at(i)) {
                 continue;
             }
             expected += 1;
@@ -193,6 +193,11 @@ impl Simulated for PlanarControl {
         {
             memory.elimination = end.elimination.values().cloned().collect();
         }
+    }
+
+    fn defaulted(state: &State) -> u64 {
+        let playing = state.players.values().filter(|p| state.plays(p));
+        playing.filter(|p| !p.live.submitted).count() as u64
     }
 
     fn garnets(state: &State) -> Vec<i64> {

@@ -143,23 +143,14 @@ impl Game for PlanarControl {
     fn expected(state: &State) -> Vec<PlayerId> {
         state
             .players
-            .keys()
-            .filter(|id| Self::plays(state, id))
-            .cloned()
+            .iter()
+            .filter(|(_, p)| state.plays(p))
+            .map(|(id, _)| id.clone())
             .collect()
     }
 
-    /// Everyone still in the game in the main rounds; the winning alignment's players in the
-    /// elimination round.
     fn plays(state: &State, player: &PlayerId) -> bool {
-        state.players.get(player).is_some_and(|p| {
-            !p.left
-                && match state.phase {
-                    Phase::Main => true,
-                    Phase::Elimination => state.winner == Some(p.alignment),
-                    Phase::Over => false,
-                }
-        })
+        state.players.get(player).is_some_and(|p| state.plays(p))
     }
 
     fn has_valid(state: &State, player: &PlayerId) -> bool {

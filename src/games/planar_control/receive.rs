@@ -32,16 +32,24 @@ impl Versioned for PlanarControl {
     }
 
     fn apply(state: &mut State, player: &PlayerId, version: Version, out: &mut Outcome) {
+        // (a version is received only from a player of the game)
+        let seat = Seat {
+            id: player,
+            at: state
+                .players
+                .index_of(player)
+                .expect("a player of the game"),
+        };
         match state.phase {
             Phase::Over => {}
-            Phase::Elimination => eliminate(state, player, version.eliminate, out),
+            Phase::Elimination => eliminate(state, seat, version.eliminate, out),
             Phase::Main => {
-                let me = &state.players[player];
+                let me = state.players.at(seat.at);
                 let (plane, held) = (me.plane, me.garnets);
                 if plane.is_large() {
-                    vote(state, player, plane, held, version, out);
+                    vote(state, seat, plane, held, version, out);
                 } else {
-                    divine(state, player, version.divine, out);
+                    divine(state, seat, version.divine, out);
                 }
             }
         }
@@ -52,10 +60,17 @@ impl Versioned for PlanarControl {
     }
 }
 
+/// The player a version is from: their id, and where they sit in `state.players`.
+#[derive(Clone, Copy)]
+struct Seat<'p> {
+    id: &'p PlayerId,
+    at: usize,
+}
+
 /// A vote of `player`, who is on `plane` holding `held` garnets.
 fn vote(
     state: &mut State,
-    player: &PlayerId,
+    player: Seat<'_>,
     plane: Plane,
     held: i64,
     version: Version,
@@ -63,13 +78,13 @@ fn vote(
 ) {
     let target = match version.vote {
         None => None,
-        Some(given) => match checked_vote(given, state, player, plane) {
+        Some(given) => match checked_vote(given, state, player.id, plane) {
             Ok(t) => t,
             Err(p) => {
                 out.problems.push(p);
                 out.if_not_fixed = Some("you abstain".into());
                 // spec: an invalid vote is an abstention
-                let live = &mut state.players.get_mut(player).expect("checked").live;
+                let live = &mut state.players.at_mut(player.at).live;
                 live.vote = None;
                 live.spend = 0;
                 live.submitted = true;
@@ -107,7 +122,7 @@ fn vote(
         Some(t) => format!("vote to banish {t}"),
         None => "abstain".to_owned(),
     });
-    let live = &mut state.players.get_mut(player).expect("checked").live;
+    let live = &mut state.players.at_mut(player.at).live;
     live.vote = target;
     live.spend = spend;
     live.submitted = true;
@@ -145,15 +160,15 @@ fn checked_vote(
 
 fn divine(
     state: &mut State,
-    player: &PlayerId,
+    player: Seat<'_>,
     given: Option<Given<Vec<Given<Name>>>>,
     out: &mut Outcome,
 ) {
     let chosen = match given {
         None => Ok(None),
-        Some(given) => checked_pair(state, player, given),
+        Some(given) => checked_pair(state, player.id, given),
     };
-    let live = &mut state.players.get_mut(player).expect("checked").live;
+    let live = &mut state.players.at_mut(player.at).live;
     live.submitted = true;
     match chosen {
         Ok(pair) => {
@@ -202,7 +217,7 @@ fn checked_pair(
 
 fn eliminate(
     state: &mut State,
-    player: &PlayerId,
+    player: Seat<'_>,
     given: Option<Given<Eliminate>>,
     out: &mut Outcome,
 ) {
@@ -258,7 +273,7 @@ fn eliminate(
         }
     }
     out.valid = votes.len() == losing.len();
-    let live = &mut state.players.get_mut(player).expect("checked").live;
+    let live = &mut state.players.at_mut(player.at).live;
     live.submitted = true;
     live.eliminate.extend(votes);
 }

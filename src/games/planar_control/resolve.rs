@@ -4,7 +4,7 @@
 
 use super::state::{Alignment, Live, Phase, Plane, State};
 use crate::doc::Choice;
-use crate::games::{Detail, PrivatePart, Resolution, RoundResult, garnet_changes};
+use crate::games::{Detail, PrivatePart, Resolution, RoundResult, Seats, garnet_changes};
 use crate::player_id::PlayerId;
 use crate::rng;
 use rand::seq::IndexedRandom;
@@ -18,7 +18,7 @@ pub struct Public {
     phase: Phase,
     banished: BTreeMap<Plane, PlayerId>,
     pub control: BTreeMap<Plane, Alignment>,
-    planes: BTreeMap<PlayerId, Plane>,
+    planes: Seats<Plane>,
     #[serde(skip_serializing_if = "Option::is_none")]
     next_round: Option<u32>,
     next_phase: Phase,
@@ -28,8 +28,8 @@ pub struct Public {
 
 #[derive(Serialize, Default)]
 pub struct Final {
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    alignments: BTreeMap<PlayerId, Alignment>,
+    #[serde(skip_serializing_if = "Seats::is_empty")]
+    alignments: Seats<Alignment>,
     #[serde(skip_serializing_if = "Option::is_none")]
     winner: Option<Alignment>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -183,8 +183,8 @@ fn main_round(state: &mut State, seed: u64) -> Public {
             }
         }
         // spec ruling 1: ties (all-zero included) are broken by a seeded draw among the tied
-        let purpose = format!("planar-control/banish/{}", plane.name());
-        let out = most_voted(&votes, &mut rng::stream(seed, state.round, &purpose))
+        let purpose = ["planar-control/banish/", plane.name()];
+        let out = most_voted(&votes, &mut rng::stream_of(seed, state.round, &purpose))
             .expect("a plane with players has a maximum");
         banished.insert(plane, out);
     }
@@ -275,8 +275,8 @@ fn elimination(state: &mut State, seed: u64) -> Public {
             }
         }
         // spec: ties, and no votes at all, are broken by a seeded draw
-        let purpose = format!("planar-control/eliminate/{}", alignment.name());
-        if let Some(c) = most_voted(&votes, &mut rng::stream(seed, state.round, &purpose)) {
+        let purpose = ["planar-control/eliminate/", alignment.name()];
+        if let Some(c) = most_voted(&votes, &mut rng::stream_of(seed, state.round, &purpose)) {
             candidates.insert(alignment, c);
         }
     }
@@ -292,7 +292,7 @@ fn elimination(state: &mut State, seed: u64) -> Public {
         phase: Phase::Elimination,
         banished: BTreeMap::new(),
         control: BTreeMap::new(),
-        planes: BTreeMap::new(),
+        planes: Seats::default(),
         next_round: None,
         next_phase: Phase::Over,
         r#final: Some(Final {

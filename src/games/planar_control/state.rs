@@ -207,6 +207,17 @@ impl State {
         self.players.iter().filter(|(_, p)| !p.left)
     }
 
+    /// Whether a player of this state sends a submission now: everyone still in the game in
+    /// the main rounds; the winning alignment's players in the elimination round.
+    pub fn plays(&self, p: &PlayerState) -> bool {
+        !p.left
+            && match self.phase {
+                Phase::Main => true,
+                Phase::Elimination => self.winner == Some(p.alignment),
+                Phase::Over => false,
+            }
+    }
+
     /// The winners of the main game (elimination phase).
     pub fn winners(&self) -> Vec<PlayerId> {
         match self.winner {
