@@ -104,10 +104,7 @@ pub trait Simulated: Game {
     /// How many expected players have no valid choice on file (their choice will be the rules'
     /// default). A game may count it without listing the players.
     fn defaulted(state: &Self::State) -> u64 {
-        Self::expected(state)
-            .iter()
-            .filter(|p| !Self::has_valid(state, p))
-            .count() as u64
+        defaulted::<Self>(state)
     }
 
     /// The opening's announcement (`Game::opening`) as the bots hear it, for games whose bots
@@ -137,4 +134,12 @@ pub trait Simulated: Game {
 
     /// A finished (or cut off) game, per player in id order; `start` is `garnets` at set-up.
     fn tally(start: &[i64], state: &Self::State, memory: &Self::Memory) -> Vec<End>;
+}
+
+/// `Simulated::defaulted` as every game can count it: the expected players listed, each checked.
+pub fn defaulted<G: Simulated + ?Sized>(state: &G::State) -> u64 {
+    G::expected(state)
+        .iter()
+        .filter(|p| !G::has_valid(state, p))
+        .count() as u64
 }

@@ -7,7 +7,7 @@
 
 use super::RoomSwap;
 use super::rooms::{Room, Row, table_for};
-use super::state::{Phase, State};
+use super::state::{Phase, Rooms, State};
 use super::version::Version;
 use crate::doc::Choice;
 use crate::player_id::PlayerId;
@@ -74,6 +74,15 @@ impl Simulated for RoomSwap {
         playing.len() as u64
     }
 
+    /// A main round's count in one pass over the seats (every seat that stays plays).
+    fn defaulted(state: &State) -> u64 {
+        if state.phase != Phase::Main {
+            return crate::games::bots::defaulted::<RoomSwap>(state);
+        }
+        let staying = state.players.values().filter(|p| !p.left);
+        staying.filter(|p| !state.has_choice(p)).count() as u64
+    }
+
     fn garnets(state: &State) -> Vec<i64> {
         state.players.values().map(|p| p.garnets).collect()
     }
@@ -109,7 +118,7 @@ fn first_version(
     bot: Strategy,
     playing: &[PlayerId],
     rng: &mut BotRng,
-) -> (Version, Room, Vec<Room>) {
+) -> (Version, Room, Rooms) {
     let allowed = state.allowed_rooms(id);
     let first = *allowed.choose(rng).expect("a Block always leaves a room");
     let mut peek = Vec::new();

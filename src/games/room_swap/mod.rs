@@ -134,10 +134,7 @@ impl Game for RoomSwap {
         state
             .players
             .get(player)
-            .is_some_and(|p| match state.phase {
-                Phase::Token => p.live.give_token.is_some(),
-                _ => p.live.room.is_some(),
-            })
+            .is_some_and(|p| state.has_choice(p))
     }
 
     fn if_not_fixed(state: &State, player: &PlayerId) -> String {

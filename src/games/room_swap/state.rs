@@ -139,16 +139,29 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
 }
 
+/// Rooms a player may choose (at most the three there are: nothing to allocate).
+pub type Rooms = smallvec::SmallVec<[Room; 3]>;
+
 impl State {
     /// Whether `id` plays this round (`playing().contains(id)`, without the list).
     pub fn is_playing(&self, id: &PlayerId) -> bool {
         let seated = match self.phase {
-            Phase::Main => self.players.contains_key(id),
+            // every seat: one search
+            Phase::Main => return self.players.get(id).is_some_and(|p| !p.left),
             Phase::Tiebreak => self.contenders.contains(id),
             Phase::Token => self.token_giver.as_ref() == Some(id),
             Phase::Over => false,
         };
         seated && !self.players.get(id).is_some_and(|p| p.left)
+    }
+
+    /// Whether `p`, a player of this state, has a valid choice on file for this round: a room,
+    /// or (in the Token round) a Token to give.
+    pub fn has_choice(&self, p: &PlayerState) -> bool {
+        match self.phase {
+            Phase::Token => p.live.give_token.is_some(),
+            _ => p.live.room.is_some(),
+        }
     }
 
     /// The players who choose a room (or give the Token) this round.
@@ -225,7 +238,7 @@ impl State {
             .collect()
     }
 
-    pub fn allowed_rooms(&self, player: &PlayerId) -> Vec<Room> {
+    pub fn allowed_rooms(&self, player: &PlayerId) -> Rooms {
         use crate::doc::Choice;
         let forbidden = self.players.get(player).map(|p| &p.live.forbidden);
         Room::ALL
