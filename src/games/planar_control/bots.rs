@@ -104,18 +104,20 @@ fn choose(
         Strategy::Smart => {
             let seen = memory.divined.get(me).map_or(&[][..], Vec::as_slice);
             let next = plane.drifts_to();
-            // Not yet divined first, then those on the next plane; in shuffled order within each.
+            // Not yet divined first, then those on the next plane; in shuffled order within each:
+            // the two lowest by (rank, place in the shuffle), in one pass.
             let rank =
                 |p: usize| 2 * usize::from(seen.contains(&p)) + usize::from(seats[p].1 != next);
-            let mut first = [None, None];
-            let mut found = 0;
-            for wanted in 0..4 {
-                for p in picks.iter().filter(|p| rank(**p) == wanted).take(2 - found) {
-                    first[found] = Some(p);
-                    found += 1;
+            let mut first: [Option<(usize, &usize)>; 2] = [None, None];
+            for p in picks.iter() {
+                let r = rank(*p);
+                if first[0].is_none_or(|(best, _)| r < best) {
+                    first = [Some((r, p)), first[0]];
+                } else if first[1].is_none_or(|(second, _)| r < second) {
+                    first[1] = Some((r, p));
                 }
             }
-            first
+            first.map(|f| f.map(|(_, p)| p))
         }
     };
     match pair {
