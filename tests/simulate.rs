@@ -432,7 +432,8 @@ fn the_out_page_shows_both_charts_in_a_browser() {
 /// round is the tick's announcement, as a table (`hears`: whether the game's bots hear
 /// announcements).
 /// Before every round, `Game::plays` (which the bots and the tick ask) agrees with
-/// `Game::expected` for every player.
+/// `Game::expected` for every player; before and after the bots play, the simulator's count of
+/// defaults (`Simulated::defaulted`, which a game may count its own way) is the generic one.
 fn same_resolution<G: Simulated>(bots: &str, games: u64, hears: bool) {
     use adjudicate::simulate::BotRng;
     use rand::SeedableRng;
@@ -455,7 +456,14 @@ fn same_resolution<G: Simulated>(bots: &str, games: u64, hears: bool) {
                     "game {index}: {id}"
                 );
             }
+            let defaulted = |state: &G::State| {
+                let generic = adjudicate::games::bots::defaulted::<G>(state);
+                assert_eq!(G::defaulted(state), generic, "game {index}: defaults");
+                generic
+            };
+            assert_eq!(defaulted(&state), expected.len() as u64, "nobody has sent");
             G::play(&mut state, &setting.bots, &mut rng, &mut memory, None);
+            defaulted(&state);
             let full = G::resolve(&state, seed);
             // the tick's road (`Game::resolve_in_place`): the same state and the same result
             let mut ticked = state.clone();
