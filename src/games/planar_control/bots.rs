@@ -261,6 +261,65 @@ mod tests {
         (s, m)
     }
 
+    /// The hunter on a small plane divines first a player it has not divined, on the plane it
+    /// drifts to; then, in the shuffle's order, one it has not divined elsewhere.
+    #[test]
+    fn the_hunter_divines_the_undivined_on_its_next_plane_first() {
+        use super::super::state::{Live, Options, PlayerState};
+        // seat 0 on Limbo (it drifts to Thera); 1 and 2 on Thera, 3 and 4 on Earth, 5 on Mobil
+        let planes = [
+            Plane::Limbo,
+            Plane::Thera,
+            Plane::Thera,
+            Plane::Earth,
+            Plane::Earth,
+            Plane::Mobil,
+        ];
+        let state = State {
+            round: 1,
+            phase: Phase::Main,
+            rounds_played: 0,
+            options: Options::default(),
+            players: (planes.iter().enumerate())
+                .map(|(i, plane)| {
+                    let p = PlayerState {
+                        left: false,
+                        alignment: Alignment::Ember,
+                        plane: *plane,
+                        garnets: 0,
+                        token: false,
+                        live: Live::default(),
+                    };
+                    (PlayerId::parse(&format!("p{i}")).unwrap(), p)
+                })
+                .collect(),
+            winner: None,
+        };
+        let seated = seats(&state);
+        let mut seconds = std::collections::BTreeSet::new();
+        for seed in 0..40 {
+            // seat 1 (on Thera) divined already
+            let mut memory = Memory {
+                divined: vec![vec![1]],
+                ..Memory::default()
+            };
+            let mut rng = BotRng::seed_from_u64(seed);
+            let chosen = choose(&state, &seated, 0, Strategy::Smart, &mut memory, &mut rng);
+            let [first, second] = chosen.and_then(|(_, pair)| pair).expect("a divination");
+            assert_eq!(
+                first, 2,
+                "the undivined player on Thera, whatever the shuffle"
+            );
+            assert!([3, 4, 5].contains(&second), "{second}");
+            seconds.insert(second);
+        }
+        assert_eq!(
+            seconds.len(),
+            3,
+            "the second in the shuffle's order: {seconds:?}"
+        );
+    }
+
     /// Whatever is hidden from a player, the bots write the same submission for them: checked
     /// for every player before every main round of 10 simulated games, each bot against its own
     /// redraw. (In the elimination round the alignments are public and nothing is redrawn.)
