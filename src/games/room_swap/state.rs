@@ -145,14 +145,14 @@ pub type Rooms = smallvec::SmallVec<[Room; 3]>;
 impl State {
     /// Whether `id` plays this round (`playing().contains(id)`, without the list).
     pub fn is_playing(&self, id: &PlayerId) -> bool {
-        let seated = match self.phase {
+        let staying = || !self.players.get(id).is_some_and(|p| p.left);
+        match self.phase {
             // every seat: one search
-            Phase::Main => return self.players.get(id).is_some_and(|p| !p.left),
-            Phase::Tiebreak => self.contenders.contains(id),
-            Phase::Token => self.token_giver.as_ref() == Some(id),
+            Phase::Main => self.players.get(id).is_some_and(|p| !p.left),
+            Phase::Tiebreak => self.contenders.contains(id) && staying(),
+            Phase::Token => self.token_giver.as_ref() == Some(id) && staying(),
             Phase::Over => false,
-        };
-        seated && !self.players.get(id).is_some_and(|p| p.left)
+        }
     }
 
     /// Whether `p`, a player of this state, has a valid choice on file for this round: a room,
