@@ -135,6 +135,8 @@ struct Compiled {
     sources: HashMap<String, PathBuf>,
     /// Whether `fast` can render this kind's template (and what it includes).
     fast: bool,
+    /// The literal arguments of `tera`'s filter calls, for `fast`.
+    consts: fast::Consts,
 }
 
 impl Renderer {
@@ -303,10 +305,15 @@ impl Renderer {
         }
         // (no template here is escaped: `fast` renders as tera does without escaping)
         let fast = fast::supports(&tera, &template);
+        let consts = match fast {
+            true => fast::Consts::of(&tera),
+            false => fast::Consts::default(),
+        };
         Ok(Compiled {
             tera,
             sources,
             fast,
+            consts,
         })
     }
 
@@ -337,9 +344,10 @@ impl Renderer {
     ) -> Result<String> {
         let name = self.template_name(kind);
         let compiled = self.compiled(kind)?;
-        let fast = compiled
-            .fast
-            .then(|| fast::render(&compiled.tera, &name, fast::Names { ctx: shared, own }));
+        let fast = compiled.fast.then(|| {
+            let names = fast::Names { ctx: shared, own };
+            fast::render(&compiled.tera, &compiled.consts, &name, names)
+        });
         if let Some(Some(text)) = &fast {
             if cfg!(debug_assertions) {
                 // every test proves the faster road against tera itself

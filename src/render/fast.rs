@@ -10,6 +10,7 @@
 //! the text, and every error message, are always tera's. Debug builds (every test, every game)
 //! render each report both ways and require the same text (`Renderer::render_context`).
 
+mod consts;
 mod eval;
 mod lookup;
 mod macros;
@@ -18,6 +19,7 @@ mod support;
 mod tests;
 mod value;
 
+pub use consts::Consts;
 pub use support::supports;
 
 use super::filters::render as render_value;
@@ -62,10 +64,11 @@ impl<'a> Names<'a> {
 
 /// Template `name` rendered with `names`, as `tera.render` would with them in one context;
 /// `None` to let tera do it.
-pub fn render(tera: &Tera, name: &str, names: Names<'_>) -> Option<String> {
+pub fn render(tera: &Tera, consts: &Consts, name: &str, names: Names<'_>) -> Option<String> {
     let template = tera.get_template(name).ok()?;
     let mut state = State {
         tera,
+        consts,
         ctx: names,
         frames: vec![Frame::new(false)],
         templates: vec![template],
@@ -144,6 +147,8 @@ impl<'a> Frame<'a> {
 
 struct State<'a> {
     tera: &'a Tera,
+    /// `tera`'s filter calls whose arguments are all literals, with those arguments.
+    consts: &'a Consts,
     ctx: Names<'a>,
     frames: Vec<Frame<'a>>,
     /// The template being rendered, then each include and macro entered (tera's "active

@@ -66,6 +66,11 @@ impl<'a> State<'a> {
 
     pub(super) fn filter(&mut self, value: &Val<'a>, call: &'a FunctionCall) -> Step<Val<'a>> {
         let filter = self.tera.get_filter(&call.name).map_err(|_| Stop::Error)?;
+        if let Some(args) = self.consts.args(call) {
+            return (filter.filter(value, args))
+                .map(Cow::Owned)
+                .map_err(|_| Stop::Error);
+        }
         let mut args = HashMap::with_capacity(call.args.len());
         for (name, expr) in &call.args {
             args.insert(name.clone(), self.eval(expr)?.into_owned());
