@@ -63,7 +63,8 @@ impl<'a> Names<'a> {
 }
 
 /// Template `name` rendered with `names`, as `tera.render` would with them in one context;
-/// `None` to let tera do it.
+/// `None` to let tera do it. `consts` must be `Consts::of(tera)` (or empty): it knows calls by
+/// where they stand in this `tera`.
 pub fn render(tera: &Tera, consts: &Consts, name: &str, names: Names<'_>) -> Option<String> {
     let template = tera.get_template(name).ok()?;
     let mut state = State {
