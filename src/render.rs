@@ -133,10 +133,9 @@ struct Compiled {
     tera: Tera,
     /// Where each overridden template came from, for error messages.
     sources: HashMap<String, PathBuf>,
-    /// Whether `fast` can render this kind's template (and what it includes).
-    fast: bool,
-    /// The literal arguments of `tera`'s filter calls, for `fast`.
-    consts: fast::Consts,
+    /// If `fast` can render this kind's template (and what it includes), the literal
+    /// arguments of their filter calls.
+    fast: Option<fast::Consts>,
 }
 
 impl Renderer {
@@ -159,7 +158,7 @@ impl Renderer {
     /// Whether `fast` renders this kind's template (the tests' view of it).
     #[cfg(test)]
     pub(crate) fn reads_fast(&self, kind: Kind) -> Result<bool> {
-        Ok(self.compiled(kind)?.fast)
+        Ok(self.compiled(kind)?.fast.is_some())
     }
 
     /// The display names the `name` filter uses.
@@ -304,16 +303,11 @@ impl Renderer {
             return Err(Error::invalid(path, "template", error_chain(&e)));
         }
         // (no template here is escaped: `fast` renders as tera does without escaping)
-        let fast = fast::supports(&tera, &template);
-        let consts = match fast {
-            true => fast::Consts::of(&tera),
-            false => fast::Consts::default(),
-        };
+        let fast = fast::prepare(&tera, &template);
         Ok(Compiled {
             tera,
             sources,
             fast,
-            consts,
         })
     }
 
@@ -344,9 +338,9 @@ impl Renderer {
     ) -> Result<String> {
         let name = self.template_name(kind);
         let compiled = self.compiled(kind)?;
-        let fast = compiled.fast.then(|| {
+        let fast = compiled.fast.as_ref().map(|consts| {
             let names = fast::Names { ctx: shared, own };
-            fast::render(&compiled.tera, &compiled.consts, &name, names)
+            fast::render(&compiled.tera, consts, &name, names)
         });
         if let Some(Some(text)) = &fast {
             if cfg!(debug_assertions) {

@@ -20,7 +20,7 @@ mod tests;
 mod value;
 
 pub use consts::Consts;
-pub use support::supports;
+pub use support::prepare;
 
 use super::filters::render as render_value;
 use smallvec::SmallVec;
@@ -43,7 +43,7 @@ type Step<T> = Result<T, Stop>;
 /// Characters tera's spelling of an index would change.
 pub(super) const SPECIAL: [char; 6] = ['"', '\'', '[', ']', '~', '\\'];
 
-/// How deep includes may nest here (`supports` refuses deeper ones, and so a cycle).
+/// How deep includes may nest here (`prepare` refuses deeper ones, and so a cycle).
 pub(super) const MAX_INCLUDES: usize = 16;
 
 /// The names a template reads: `own` (a player's), then `ctx` (what a round's reports share).
@@ -63,8 +63,8 @@ impl<'a> Names<'a> {
 }
 
 /// Template `name` rendered with `names`, as `tera.render` would with them in one context;
-/// `None` to let tera do it. `consts` must be `Consts::of(tera)` (or empty): it knows calls by
-/// where they stand in this `tera`.
+/// `None` to let tera do it. `consts` must be `prepare(tera, name)`'s (or empty): it knows
+/// calls by where they stand in this `tera`.
 pub fn render(tera: &Tera, consts: &Consts, name: &str, names: Names<'_>) -> Option<String> {
     let template = tera.get_template(name).ok()?;
     let mut state = State {

@@ -2,11 +2,12 @@
 //! when the templates are compiled instead of once per use: tera hands a filter its arguments as
 //! a map of owned names and values, which made each such call build a map and its strings.
 //! A call is known by where it stands in the compiled templates (their ASTs do not move while
-//! the `Tera` that holds them lives, and `Consts` is built from and kept with that `Tera`).
+//! the `Tera` that holds them lives, and `Consts` is built from and kept with that `Tera`); the
+//! calls are found by the walk that checks what `fast` supports (`support::prepare`).
 
 use std::collections::HashMap;
-use tera::ast::{Expr, ExprVal, FunctionCall, Node};
-use tera::{Number, Tera, Value};
+use tera::ast::{ExprVal, FunctionCall};
+use tera::{Number, Value};
 
 /// The argument maps of every filter call of a `Tera` whose arguments are all literals.
 #[derive(Default)]
@@ -15,24 +16,32 @@ pub struct Consts {
     calls: Vec<(usize, HashMap<String, Value>)>,
 }
 
-impl Consts {
-    pub fn of(tera: &Tera) -> Consts {
-        let mut calls = Vec::new();
-        for name in tera.get_template_names() {
-            let Ok(template) = tera.get_template(name) else {
-                continue;
-            };
-            nodes(&template.ast, &mut calls);
-            for m in template.macros.values() {
-                m.args.values().flatten().for_each(|e| expr(e, &mut calls));
-                nodes(&m.body, &mut calls);
-            }
+/// What the walk of the templates found (`support::prepare`), in the order it found it.
+pub struct Found(Vec<(usize, HashMap<String, Value>)>);
+
+impl Found {
+    pub fn new() -> Found {
+        Found(Vec::new())
+    }
+
+    /// Notes `call` if its arguments are all literals.
+    pub fn note(&mut self, call: &FunctionCall) {
+        if let Some(args) = literal_args(call) {
+            self.0.push((address(call), args));
         }
+    }
+}
+
+impl From<Found> for Consts {
+    fn from(Found(mut calls): Found) -> Consts {
+        // (a template included twice is walked twice)
         calls.sort_unstable_by_key(|(at, _)| *at);
         calls.dedup_by_key(|(at, _)| *at);
         Consts { calls }
     }
+}
 
+impl Consts {
     /// The arguments of `call`, if they are all literals.
     pub fn args(&self, call: &FunctionCall) -> Option<&HashMap<String, Value>> {
         let at = address(call);
@@ -63,61 +72,11 @@ fn literal_args(call: &FunctionCall) -> Option<HashMap<String, Value>> {
         .collect()
 }
 
-fn call(c: &FunctionCall, out: &mut Vec<(usize, HashMap<String, Value>)>) {
-    if let Some(args) = literal_args(c) {
-        out.push((address(c), args));
-    }
-    c.args.values().for_each(|e| expr(e, out));
-}
-
-fn nodes(list: &[Node], out: &mut Vec<(usize, HashMap<String, Value>)>) {
-    for node in list {
-        match node {
-            Node::VariableBlock(_, e) => expr(e, out),
-            Node::Set(_, set) => expr(&set.value, out),
-            Node::FilterSection(_, section, _) => {
-                call(&section.filter, out);
-                nodes(&section.body, out);
-            }
-            Node::If(i, _) => {
-                for (_, e, body) in &i.conditions {
-                    expr(e, out);
-                    nodes(body, out);
-                }
-                if let Some((_, body)) = &i.otherwise {
-                    nodes(body, out);
-                }
-            }
-            Node::Forloop(_, f, _) => {
-                expr(&f.container, out);
-                nodes(&f.body, out);
-                if let Some(body) = &f.empty_body {
-                    nodes(body, out);
-                }
-            }
-            Node::Block(_, block, _) => nodes(&block.body, out),
-            _ => {}
-        }
-    }
-}
-
-fn expr(e: &Expr, out: &mut Vec<(usize, HashMap<String, Value>)>) {
-    e.filters.iter().for_each(|c| call(c, out));
-    match &e.val {
-        ExprVal::Math(m) => [&m.lhs, &m.rhs].into_iter().for_each(|x| expr(x, out)),
-        ExprVal::Logic(l) => [&l.lhs, &l.rhs].into_iter().for_each(|x| expr(x, out)),
-        ExprVal::In(i) => [&i.lhs, &i.rhs].into_iter().for_each(|x| expr(x, out)),
-        ExprVal::Test(t) => t.args.iter().for_each(|x| expr(x, out)),
-        ExprVal::Array(items) => items.iter().for_each(|x| expr(x, out)),
-        ExprVal::MacroCall(m) => m.args.values().for_each(|x| expr(x, out)),
-        ExprVal::FunctionCall(f) => f.args.values().for_each(|x| expr(x, out)),
-        _ => {}
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tera::Tera;
+    use tera::ast::Node;
 
     #[test]
     fn only_calls_whose_arguments_are_all_literals_are_kept_with_their_values() {
@@ -129,7 +88,7 @@ mod tests {
         )
         .unwrap();
         tera.register_filter("wrap", crate::render::wrap_filter);
-        let consts = Consts::of(&tera);
+        let consts = super::super::support::prepare(&tera, "t").expect("supported");
         let kept: Vec<&HashMap<String, Value>> = consts.calls.iter().map(|(_, a)| a).collect();
         let expect = [
             HashMap::from([("sep".to_string(), Value::from(", "))]),

@@ -1,7 +1,7 @@
 //! `fast` against tera itself, construct by construct: every case renders the same text both
 //! ways, fails both ways, or is one `fast` leaves to tera on purpose.
 
-use super::{Consts, Names, render, supports};
+use super::{Consts, Names, prepare, render};
 use serde_json::json;
 use std::borrow::Cow;
 use tera::{Context, Tera, Value};
@@ -204,7 +204,6 @@ fn every_construct_renders_as_tera_renders_it_or_is_left_to_tera() {
         shared.insert(k, "shadowed");
     }
     // literal filter arguments evaluated once (`Consts`), and (in two layers) at every use
-    let consts = Consts::of(&tera);
     for (i, (text, expect)) in CASES.iter().enumerate() {
         let name = format!("t{i}");
         let slow = tera.render(&name, &ctx);
@@ -212,14 +211,13 @@ fn every_construct_renders_as_tera_renders_it_or_is_left_to_tera() {
             ctx: &ctx,
             own: &[],
         };
-        let fast = supports(&tera, &name)
-            .then(|| render(&tera, &consts, &name, whole))
-            .flatten();
+        let consts = prepare(&tera, &name);
+        let fast = (consts.as_ref()).and_then(|consts| render(&tera, consts, &name, whole));
         let layered = Names {
             ctx: &shared,
             own: &own,
         };
-        if supports(&tera, &name) {
+        if consts.is_some() {
             let every_use = Consts::default();
             let layered = render(&tera, &every_use, &name, layered);
             assert_eq!(layered, fast, "{text} in two layers");
