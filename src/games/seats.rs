@@ -73,6 +73,11 @@ impl<T> Seats<T> {
         self.index_of(id).is_some()
     }
 
+    /// The id at index `i` (panics past the end, as a slice does).
+    pub fn id(&self, i: usize) -> &PlayerId {
+        &self.ids[i]
+    }
+
     /// The seat at index `i` (panics past the end, as a slice does).
     pub fn at(&self, i: usize) -> &T {
         &self.seats[i]

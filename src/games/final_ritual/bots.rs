@@ -49,9 +49,10 @@ fn submission(
     }
 }
 
-fn random(state: &State, me: &PlayerId, rng: &mut BotRng) -> Version {
+/// `living`: the living players in seat order (`State::living`), the same for every bot of
+/// the round.
+fn random(state: &State, me: &PlayerId, living: &[PlayerId], rng: &mut BotRng) -> Version {
     let p = &state.players[me];
-    let living = state.living();
     let mut dedicate: Vec<Dedicate> = RESOURCES.map(Dedicate::of).to_vec();
     dedicate.shuffle(rng);
     if rng.random_range(0..4) == 0 {
@@ -214,17 +215,18 @@ impl Simulated for FinalRitual {
         if state.finished {
             return 0;
         }
-        let ids: Vec<PlayerId> = state.players.keys().cloned().collect();
+        // a version changes only its sender's plan: who lives is the same for every bot
         let living = state.living();
-        for (i, id) in ids.iter().enumerate() {
-            if !living.contains(id) {
+        for (i, bot) in bots.iter().enumerate().take(state.players.len()) {
+            if !state.players.at(i).alive {
                 continue;
             }
-            let version = match bots[i] {
-                Strategy::Random => random(state, id, rng),
-                Strategy::Smart => greedy(state, id, rng),
+            let id = state.players.id(i).clone();
+            let version = match bot {
+                Strategy::Random => random(state, &id, &living, rng),
+                Strategy::Smart => greedy(state, &id, rng),
             };
-            send::<FinalRitual>(state, id, version, &mut record);
+            send::<FinalRitual>(state, &id, version, &mut record);
         }
         living.len() as u64
     }
@@ -304,7 +306,11 @@ mod tests {
                         assert_ne!(other, state);
                         let at = rng.clone();
                         let (mut a, mut b) = (at.clone(), at.clone());
-                        assert_eq!(random(&state, &id, &mut a), random(&other, &id, &mut b));
+                        let living = state.living();
+                        assert_eq!(
+                            random(&state, &id, &living, &mut a),
+                            random(&other, &id, &living, &mut b)
+                        );
                         let (mut a, mut b) = (at.clone(), at);
                         assert_eq!(greedy(&state, &id, &mut a), greedy(&other, &id, &mut b));
                         checked += 1;

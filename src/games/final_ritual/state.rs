@@ -221,23 +221,6 @@ impl State {
         players
     }
 
-    /// The first player clockwise from `from` (`from` included; seat order if `from` has no
-    /// seat) for whom `pick` holds: what `clockwise_from(from).find(..)` finds, in one pass over
-    /// the players without a list.
-    pub fn first_clockwise(
-        &self,
-        from: &PlayerId,
-        pick: impl Fn(&PlayerId, &PlayerState) -> bool,
-    ) -> Option<&PlayerId> {
-        let start = self.players.get(from).map_or(0, |p| p.seat);
-        self.players
-            .iter()
-            .filter(|(id, p)| pick(id, p))
-            // seats from `from`'s on, then the ones before it
-            .min_by_key(|(_, p)| (p.seat < start, p.seat))
-            .map(|(id, _)| id)
-    }
-
     /// Every player clockwise starting with `from` (dead ones included).
     pub fn clockwise_from(&self, from: &PlayerId) -> Vec<PlayerId> {
         let seats = self.seats();
@@ -289,20 +272,16 @@ impl State {
         self.players.get(id).is_some_and(|p| p.alive)
     }
 
-    /// Whether `id`'s role goal holds now (spec "Role goals").
-    pub fn goal_holds(&self, id: &PlayerId) -> bool {
-        self.goal_holds_for(id, &self.players[id])
-    }
-
-    /// `goal_holds` for player `id` whose state is `p`.
-    pub fn goal_holds_for(&self, id: &PlayerId, p: &PlayerState) -> bool {
-        match p.role.goal() {
+    /// Whether a living player's role goal holds now (spec "Role goals"), asked of one player
+    /// or many: whether anyone has been executed is read once, when the check is made.
+    pub fn goal_check(&self) -> impl Fn(&PlayerState) -> bool + '_ {
+        // the Traitor's goal: another priest executed (a living Traitor is not among them;
+        // a priest who left was not executed, ruling 17)
+        let executed = self.players.values().any(|q| !q.alive && !q.left);
+        move |p| match p.role.goal() {
             Goal::Altar(r) => self.altar.get(r) >= self.options.loyal_altar,
             Goal::Hand(r) => p.hand.get(r) >= self.options.selfish_hand,
-            Goal::Execution => self
-                .players
-                .iter()
-                .any(|(other, q)| other != id && !q.alive && !q.left),
+            Goal::Execution => executed,
         }
     }
 
