@@ -630,6 +630,9 @@ mod tests {
                 rounds += 1;
             }
         }
-        assert!(rounds > 150 && with_dead > 15, "{rounds} rounds, {with_dead} with the dead");
+        assert!(
+            rounds > 150 && with_dead > 15,
+            "{rounds} rounds, {with_dead} with the dead"
+        );
     }
 }

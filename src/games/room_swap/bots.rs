@@ -10,7 +10,6 @@ use super::rooms::{Room, Row, table_for};
 use super::state::{Phase, Rooms, State};
 use super::version::Version;
 use crate::doc::Choice;
-use crate::player_id::PlayerId;
 
 use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
 use crate::games::version::{Name, send};
@@ -39,15 +38,12 @@ impl Simulated for RoomSwap {
         _: &mut (),
         mut record: Option<&mut Submissions>,
     ) -> u64 {
-        let mut playing = state.playing();
+        // (by index in `state.players`, whose bot is `bots`' at the same index)
+        let mut playing = state.playing_seats();
         // Submissions reach the host in some order: Peeks answer only about earlier senders.
         playing.shuffle(rng);
-        for id in &playing {
-            let i = state
-                .players
-                .keys()
-                .position(|p| p == id)
-                .expect("a player");
+        for &i in &playing {
+            let id = &state.players.id(i).clone();
             if state.phase == Phase::Token {
                 let mut eligible = state.unprotected();
                 eligible.retain(|p| p != id);
@@ -57,7 +53,7 @@ impl Simulated for RoomSwap {
                 }
                 continue;
             }
-            let (version, first, allowed) = first_version(state, id, bots[i], &playing, rng);
+            let (version, first, allowed) = first_version(state, i, bots[i], &playing, rng);
             let out = send::<RoomSwap>(state, id, version, &mut record);
             if bots[i] == Strategy::Random {
                 continue;
@@ -109,26 +105,28 @@ impl Simulated for RoomSwap {
     }
 }
 
-/// The first version `bot` sends for `id` in a round (`playing`: who plays it, in the order
-/// they send), the room it names, and the rooms `id` may choose. Reads only what the player
-/// knows: their own allowed rooms and garnets, the price of a Peek, and who plays.
+/// The first version `bot` sends for player `at` (their index in `state.players`) in a round
+/// (`playing`: who plays it, by index, in the order they send), the room it names, and the
+/// rooms the player may choose. Reads only what the player knows: their own allowed rooms and
+/// garnets, the price of a Peek, and who plays.
 fn first_version(
     state: &State,
-    id: &PlayerId,
+    at: usize,
     bot: Strategy,
-    playing: &[PlayerId],
+    playing: &[usize],
     rng: &mut BotRng,
 ) -> (Version, Room, Rooms) {
-    let allowed = state.allowed_rooms(id);
+    let me = state.players.at(at);
+    let allowed = State::allowed_rooms_of(me);
     let first = *allowed.choose(rng).expect("a Block always leaves a room");
     let mut peek = Vec::new();
     if bot == Strategy::Smart {
-        let me = &state.players[id];
         let affordable = (me.garnets / state.options.peek_cost.max(1)).clamp(0, 2) as usize;
-        let mut others: Vec<&PlayerId> = playing.iter().filter(|p| *p != id).collect();
+        let mut others: Vec<usize> = playing.iter().copied().filter(|&p| p != at).collect();
         others.shuffle(rng);
         others.truncate(affordable);
-        peek = others.into_iter().map(|o| Name::Id(o.clone())).collect();
+        let named = |o: usize| Name::Id(state.players.id(o).clone());
+        peek = others.into_iter().map(named).collect();
     }
     (Version::room(first, peek), first, allowed)
 }
@@ -238,6 +236,7 @@ fn scores(table: &[Row], sizes: [usize; 3], mine: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::player_id::PlayerId;
     use rand::{RngExt, SeedableRng};
 
     /// `state` with everything `me` cannot see redrawn: the other players' choices on file
@@ -269,14 +268,15 @@ mod tests {
             let mut rng = BotRng::seed_from_u64(seed);
             let bots = [Strategy::Random, Strategy::Smart].repeat(3);
             while matches!(state.phase, Phase::Main | Phase::Tiebreak) {
-                let playing = state.playing();
-                for id in &playing {
+                let playing = state.playing_seats();
+                for &i in &playing {
+                    let id = state.players.id(i);
                     for bot in Strategy::ALL {
                         let other = scrambled(&state, id, &mut scramble_rng);
                         let (mut a, mut b) = (rng.clone(), rng.clone());
                         assert_eq!(
-                            first_version(&state, id, bot, &playing, &mut a),
-                            first_version(&other, id, bot, &playing, &mut b),
+                            first_version(&state, i, bot, &playing, &mut a),
+                            first_version(&other, i, bot, &playing, &mut b),
                             "{id}"
                         );
                         checked += 1;

@@ -53,7 +53,12 @@ fn not_playing_message(state: &State) -> String {
 }
 
 fn apply_round(state: &mut State, player: &PlayerId, version: Version, out: &mut Outcome) {
-    let allowed = state.allowed_rooms(player);
+    // (`refuse` let only a player of the round through)
+    let at = state
+        .players
+        .index_of(player)
+        .expect("playing players exist");
+    let allowed = State::allowed_rooms_of(state.players.at(at));
     let room = checked_room(version.room.as_ref(), "room", &allowed, out);
     let fallback = checked_room(version.fallback.as_ref(), "fallback", &allowed, out);
     if version.room.is_none() {
@@ -80,11 +85,7 @@ fn apply_round(state: &mut State, player: &PlayerId, version: Version, out: &mut
         return;
     };
     out.valid = true;
-    let live = &mut state
-        .players
-        .get_mut(player)
-        .expect("playing players exist")
-        .live;
+    let live = &mut state.players.at_mut(at).live;
     live.room = Some(room);
     live.initial_room.get_or_insert(room);
     live.fallback = fallback;

@@ -3,7 +3,7 @@
 
 use super::receive::token_candidates;
 use super::rooms::{FIVE_PLAYER_TABLE, Room, SIX_PLAYER_TABLE, scoring_rooms};
-use super::state::{Live, MainEnd, Phase, State};
+use super::state::{Live, MainEnd, Phase, PlayerState, State};
 use crate::doc::Choice;
 use crate::games::{Detail, PrivatePart, Resolution, RoundResult, Seats};
 use crate::player_id::PlayerId;
@@ -145,9 +145,9 @@ pub fn opening(state: &State) -> RoundResult {
     RoundResult::without_garnets(&public, private)
 }
 
-/// Where each player ends the round, and how ("chosen", "fallback", "default"), in id order
-/// (a handful of seats, looked up by a search along the list).
-type FinalRooms = Vec<(PlayerId, (Room, &'static str))>;
+/// Where each player ends the round, and how ("chosen", "fallback", "default"), by their index
+/// in `players`, in id order (a handful of seats, looked up by a search along the list).
+type FinalRooms = Vec<(usize, (Room, &'static str))>;
 
 /// The round resolved, with its announcement and private reports (the tick's `resolve`).
 pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
@@ -170,10 +170,10 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
     };
     let scoring = scoring_rooms(table, final_rooms.iter().map(|(_, (r, _))| r)).unwrap_or_default();
     // Ruling 17: a seat that left is in a room but scores nothing
-    let scorers: Vec<PlayerId> = final_rooms
+    let scorers: Vec<usize> = final_rooms
         .iter()
-        .filter(|(id, (r, _))| scoring.contains(r) && !state.players[id].left)
-        .map(|(id, _)| id.clone())
+        .filter(|(i, (r, _))| scoring.contains(r) && !state.players.at(*i).left)
+        .map(|(i, _)| *i)
         .collect();
 
     // End-of-game garnets; the round's item costs were paid when the items were used.
@@ -206,17 +206,20 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
     if state.phase != Phase::Over {
         state.round = round + 1;
     }
-    let mut garnets = BTreeMap::new();
-    let mut lives = BTreeMap::new();
+    let mut garnets = Vec::with_capacity(state.players.len());
+    // every player's, by index, when there are reports to write
+    let mut lives = Vec::new();
     for (id, p) in state.players.iter_mut() {
         let extra = bonus.get(id).copied().unwrap_or(0);
         p.garnets += extra;
-        garnets.insert(id.clone(), extra - p.live.spent);
+        garnets.push((id.clone(), extra - p.live.spent));
         let live = std::mem::take(&mut p.live);
         if detail.reports() {
-            lives.insert(id.clone(), live);
+            lives.push(live);
         }
     }
+    // (in id order already: the map is built in one pass)
+    let garnets: BTreeMap<PlayerId, i64> = garnets.into_iter().collect();
     let private = if detail.reports() {
         public.next = Next {
             round: state.round,
@@ -242,21 +245,26 @@ fn final_rooms(state: &State, seed: u64) -> (FinalRooms, Vec<PlayerId>) {
     if state.phase == Phase::Token {
         return (final_rooms, defaults);
     }
-    let mut seated = state.seated();
+    // (every name in the state is a player's: `check_state`)
+    let mut seated: Vec<usize> = state
+        .seated()
+        .iter()
+        .filter_map(|id| state.players.index_of(id))
+        .collect();
     seated.sort_unstable();
-    for id in seated {
-        let player = &state.players[&id];
+    for i in seated {
+        let (id, player) = (state.players.id(i), state.players.at(i));
         let live = &player.live;
         let choice = match live.room {
-            _ if player.left => (default_room(state, &id, seed), "left"),
+            _ if player.left => (default_room(state, id, player, seed), "left"),
             Some(room) if live.room_note.is_some() => (room, "fallback"),
             Some(room) => (room, "chosen"),
             None => {
                 defaults.push(id.clone());
-                (default_room(state, &id, seed), "default")
+                (default_room(state, id, player, seed), "default")
             }
         };
-        final_rooms.push((id, choice));
+        final_rooms.push((i, choice));
     }
     (final_rooms, defaults)
 }
@@ -268,12 +276,12 @@ fn play_phase(
     state: &mut State,
     public: &mut Public,
     bonus: &mut BTreeMap<PlayerId, i64>,
-    scorers: Vec<PlayerId>,
+    scorers: Vec<usize>,
 ) {
     match state.phase {
         Phase::Main => {
-            for id in &scorers {
-                state.players.get_mut(id).expect("scorer exists").points += 1;
+            for &i in &scorers {
+                state.players.at_mut(i).points += 1;
             }
             if state.round >= state.options.rounds {
                 evaluate_main(state, public, bonus);
@@ -290,7 +298,8 @@ fn play_phase(
                     elimination,
                 });
             } else {
-                finish(state, public, bonus, scorers, elimination);
+                let ids = scorers.iter().map(|&i| state.players.id(i).clone());
+                finish(state, public, bonus, ids.collect(), elimination);
             }
         }
         Phase::Token => {
@@ -315,14 +324,16 @@ fn play_phase(
 /// round's live choices, taken out of `next`), their garnets and what they send next.
 fn private_reports(
     next: &State,
-    lives: &BTreeMap<PlayerId, Live>,
+    lives: &[Live],
     final_rooms: &FinalRooms,
     garnets: &BTreeMap<PlayerId, i64>,
 ) -> Seats<PrivatePart> {
-    lives
+    next.players
         .iter()
-        .map(|(id, live)| {
-            let (room, source) = match final_rooms.iter().find(|(seat, _)| seat == id) {
+        .zip(lives)
+        .enumerate()
+        .map(|(i, ((id, p), live))| {
+            let (room, source) = match final_rooms.iter().find(|(seat, _)| *seat == i) {
                 Some((_, (r, s))) => (Some(*r), Some(*s)),
                 None => (None, None),
             };
@@ -332,9 +343,9 @@ fn private_reports(
                 room_source: source,
                 room_note: live.room_note.clone(),
                 notes: live.notes.clone(),
-                garnets: next.players[id].garnets,
+                garnets: p.garnets,
                 garnets_change: garnets[id],
-                block_used: next.players[id].block_used,
+                block_used: p.block_used,
                 next: next_private(next, id, room),
             };
             (id.clone(), PrivatePart::typed(report))
@@ -451,9 +462,10 @@ fn ids_where(points: &BTreeMap<PlayerId, u32>, keep: impl Fn(u32) -> bool) -> Ve
 
 /// Ruling 8: a player without a room gets a seeded random allowed room, drawn from a stream of its
 /// own so that it does not depend on anyone else's draw.
-fn default_room(state: &State, id: &PlayerId, seed: u64) -> Room {
-    let allowed = state.allowed_rooms(id);
-    let mut rng = rng::stream(seed, state.round, &format!("room-swap/default-room/{id}"));
+fn default_room(state: &State, id: &PlayerId, player: &PlayerState, seed: u64) -> Room {
+    let allowed = State::allowed_rooms_of(player);
+    let purpose = ["room-swap/default-room/", id.as_str()];
+    let mut rng = rng::stream_of(seed, state.round, &purpose);
     *allowed.choose(&mut rng).unwrap_or(&Room::ALL[0])
 }
 

@@ -3,6 +3,7 @@
 //! between ticks.
 
 use super::rooms::Room;
+use crate::doc::Choice;
 use crate::games::Seats;
 use crate::player_id::PlayerId;
 use serde::{Deserialize, Serialize};
@@ -166,19 +167,24 @@ impl State {
 
     /// The players who choose a room (or give the Token) this round.
     pub fn playing(&self) -> Vec<PlayerId> {
+        let ids = self.playing_seats().into_iter();
+        ids.map(|i| self.players.id(i).clone()).collect()
+    }
+
+    /// `playing` as the players' indices in `players`, in the same order (a main round's in id
+    /// order, a tiebreak's in the contenders' order).
+    pub fn playing_seats(&self) -> Vec<usize> {
+        let staying = |i: &usize| !self.players.at(*i).left;
         match self.phase {
             // every seat: one pass, no lookup
-            Phase::Main => self
-                .players
+            Phase::Main => (0..self.players.len()).filter(staying).collect(),
+            // (every name in the state is a player's: `check_state`)
+            _ => self
+                .seated()
                 .iter()
-                .filter(|(_, p)| !p.left)
-                .map(|(id, _)| id.clone())
+                .filter_map(|id| self.players.index_of(id))
+                .filter(staying)
                 .collect(),
-            _ => {
-                let mut playing = self.seated();
-                playing.retain(|id| !self.players.get(id).is_some_and(|p| p.left));
-                playing
-            }
         }
     }
 
@@ -239,12 +245,19 @@ impl State {
     }
 
     pub fn allowed_rooms(&self, player: &PlayerId) -> Rooms {
-        use crate::doc::Choice;
-        let forbidden = self.players.get(player).map(|p| &p.live.forbidden);
+        match self.players.get(player) {
+            Some(p) => Self::allowed_rooms_of(p),
+            None => Room::ALL.iter().copied().collect(),
+        }
+    }
+
+    /// The rooms player `p` may choose: those no Block forbids them.
+    pub fn allowed_rooms_of(p: &PlayerState) -> Rooms {
+        let forbidden = &p.live.forbidden;
         Room::ALL
             .iter()
             .copied()
-            .filter(|r| !forbidden.is_some_and(|f| f.contains(r)))
+            .filter(|r| !forbidden.contains(r))
             .collect()
     }
 }
