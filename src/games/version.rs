@@ -12,14 +12,26 @@ use crate::doc::{Doc, Node, Writer};
 use crate::player_id::PlayerId;
 use crate::problem::{Pos, Problem};
 
+/// The player a version is from: their id, and their index in the state's players (`Seats`),
+/// found once where the version arrives (a bot knows its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seat<'p> {
+    pub id: &'p PlayerId,
+    pub at: usize,
+}
+
 /// A game whose submissions are read into a typed version before the rules check them.
 pub trait Versioned: Game {
     /// One version of a submission in the rules' own types (`Given` values).
     type Version;
 
+    /// Where `player` sits in the state's players; for someone who is not one of them, the one
+    /// problem of anything they send (each game words it: a season player not at this council).
+    fn seat_of(state: &Self::State, player: &PlayerId) -> Result<usize, Problem>;
+
     /// Why `player` may send nothing now (not playing this round): then this is the one problem
     /// of any version they send, and nothing of it is read.
-    fn refuse(state: &Self::State, player: &PlayerId) -> Option<Problem>;
+    fn refuse(state: &Self::State, player: Seat<'_>) -> Option<Problem>;
 
     /// What `player`'s file says, key by key; keys the round does not have for them go to
     /// `problems` at once (they are the first problems of a version). Never fails: a value of
@@ -27,14 +39,14 @@ pub trait Versioned: Game {
     /// read it.
     fn read(
         state: &Self::State,
-        player: &PlayerId,
+        player: Seat<'_>,
         doc: &Doc,
         problems: &mut Vec<Problem>,
     ) -> Self::Version;
 
     /// Checks `version` against the round and applies what is valid (instant actions included);
     /// must never panic, whatever the version holds.
-    fn apply(state: &mut Self::State, player: &PlayerId, version: Self::Version, out: &mut Outcome);
+    fn apply(state: &mut Self::State, player: Seat<'_>, version: Self::Version, out: &mut Outcome);
 
     /// The version as the file a player would send: what a simulated game records. Only values
     /// that were read well are written (a bot's versions hold nothing else).
@@ -49,6 +61,14 @@ pub fn receive<G: Versioned>(
     detail: Detail,
 ) -> Outcome {
     let mut out = Outcome::new(detail);
+    let at = match G::seat_of(state, player) {
+        Ok(at) => at,
+        Err(problem) => {
+            out.problems.push(problem);
+            return out;
+        }
+    };
+    let player = Seat { id: player, at };
     if let Some(problem) = G::refuse(state, player) {
         out.problems.push(problem);
         return out;
@@ -62,13 +82,14 @@ pub fn receive<G: Versioned>(
 /// bot reads what was understood); with `record`, the file it stands for is recorded too.
 pub fn send<G: Versioned>(
     state: &mut G::State,
-    player: &PlayerId,
+    player: Seat<'_>,
     version: G::Version,
     record: &mut Option<&mut Submissions>,
 ) -> Outcome {
+    debug_assert_eq!(G::seat_of(state, player.id).ok(), Some(player.at));
     if let Some(r) = record.as_deref_mut() {
         let text = G::write(&version).finish().source().to_owned();
-        r.push((player.clone(), text));
+        r.push((player.id.clone(), text));
     }
     let mut out = Outcome::new(Detail::State);
     match G::refuse(state, player) {
@@ -181,10 +202,12 @@ mod tests {
                 for (player, text) in round {
                     let doc = Doc::parse(&text).unwrap();
                     let mut out = Outcome::new(Detail::State);
-                    let version = G::read(&state, &player, &doc, &mut out.problems);
+                    let at = G::seat_of(&state, &player).expect("a player");
+                    let seat = Seat { id: &player, at };
+                    let version = G::read(&state, seat, &doc, &mut out.problems);
                     assert_eq!(out.problems, [], "{text}");
                     assert_eq!(G::write(&version).finish().source(), text);
-                    G::apply(&mut state, &player, version, &mut out);
+                    G::apply(&mut state, seat, version, &mut out);
                     files += 1;
                 }
                 G::advance(&mut state, seed, &mut memory);
@@ -200,6 +223,34 @@ mod tests {
         bots_files_read_back_as_written::<planar_control::PlanarControl>("random=8,hunter");
         bots_files_read_back_as_written::<final_ritual::FinalRitual>("random=3,greedy");
         bots_files_read_back_as_written::<tribal_council::TribalCouncil>("random=3,bloc");
+    }
+
+    /// A file from someone who is not among the state's players (an id a substitution
+    /// replaced, a season player not at this council) is refused with one problem, in the
+    /// game's words, whatever it holds, and the state is left as it was.
+    fn a_stranger_is_refused<G: Simulated + Versioned>() -> String {
+        let setting = crate::simulate::plan::test_setting::<G>("random", 5);
+        let (mut state, _) = start::<G>(&setting, game_seed(setting.seed, 0)).unwrap();
+        let before = state.clone();
+        let stranger = PlayerId::parse("stranger").unwrap();
+        let doc = Doc::parse("vote = \"x\"\nroom = \"attic\"\n").unwrap();
+        let out = receive::<G>(&mut state, &stranger, &doc, Detail::Everything);
+        assert!(!out.valid);
+        assert_eq!(out.problems.len(), 1, "{:?}", out.problems);
+        assert_eq!(state, before);
+        out.problems[0].message.clone()
+    }
+
+    #[test]
+    fn a_file_from_someone_not_in_the_game_is_refused_in_the_games_words() {
+        use crate::games::{final_ritual, planar_control, room_swap, tribal_council};
+        let council = a_stranger_is_refused::<tribal_council::TribalCouncil>();
+        assert_eq!(council, "you are not at this council");
+        let ritual = a_stranger_is_refused::<final_ritual::FinalRitual>();
+        assert!(ritual.contains("not a priest of this game"), "{ritual}");
+        let planes = a_stranger_is_refused::<planar_control::PlanarControl>();
+        assert!(planes.contains("not a player of this game"), "{planes}");
+        a_stranger_is_refused::<room_swap::RoomSwap>();
     }
 
     #[test]

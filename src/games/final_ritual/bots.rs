@@ -16,7 +16,7 @@ use super::version::{Entry, Respond, Version};
 use crate::player_id::PlayerId;
 
 use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
-use crate::games::version::{Given, Name, send};
+use crate::games::version::{Given, Name, Seat, send};
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
 
@@ -226,7 +226,7 @@ impl Simulated for FinalRitual {
                 Strategy::Random => random(state, &id, &living, rng),
                 Strategy::Smart => greedy(state, &id, rng),
             };
-            send::<FinalRitual>(state, &id, version, &mut record);
+            send::<FinalRitual>(state, Seat { id: &id, at: i }, version, &mut record);
         }
         living.len() as u64
     }

@@ -12,7 +12,7 @@ use super::state::{Announcement, Dedicate, Orders, State};
 use super::version::{self, Entry, Respond, Version};
 use crate::doc::{Choice, Doc, Writer};
 use crate::games::Outcome;
-use crate::games::version::{Given, Name, Versioned, problem_at};
+use crate::games::version::{Given, Name, Seat, Versioned, problem_at};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 
@@ -25,12 +25,17 @@ pub const KEYS: &[&str] = version::KEYS;
 impl Versioned for FinalRitual {
     type Version = Version;
 
-    fn refuse(state: &State, player: &PlayerId) -> Option<Problem> {
+    fn seat_of(state: &State, player: &PlayerId) -> Result<usize, Problem> {
+        let at = state.players.index_of(player);
+        at.ok_or_else(|| Problem::general("you are not a priest of this game"))
+    }
+
+    fn refuse(state: &State, player: Seat<'_>) -> Option<Problem> {
         if state.finished {
             Some(Problem::general(
                 "the game is over; no more submissions are read",
             ))
-        } else if !state.is_alive(player) {
+        } else if !state.players.at(player.at).alive {
             Some(Problem::general(
                 "you were executed; there is nothing for you to send",
             ))
@@ -39,19 +44,19 @@ impl Versioned for FinalRitual {
         }
     }
 
-    fn read(_: &State, _: &PlayerId, doc: &Doc, problems: &mut Vec<Problem>) -> Version {
+    fn read(_: &State, _: Seat<'_>, doc: &Doc, problems: &mut Vec<Problem>) -> Version {
         Version::read(doc, problems)
     }
 
-    fn apply(state: &mut State, player: &PlayerId, version: Version, out: &mut Outcome) {
+    fn apply(state: &mut State, player: Seat<'_>, version: Version, out: &mut Outcome) {
         let mut plan = Orders {
             dedicate: dedicate(version.dedicate, out),
-            announce: announce(state, player, version.announce, out),
+            announce: announce(state, player.at, version.announce, out),
             ..Orders::default()
         };
         if let Some(given) = version.respond {
             match given.value {
-                Ok(table) => respond(table, state, player, &mut plan, out),
+                Ok(table) => respond(table, state, player.id, &mut plan, out),
                 Err(p) => out.problems.push(p),
             }
         }
@@ -61,7 +66,7 @@ impl Versioned for FinalRitual {
             out.if_not_fixed = Some(PARTLY.into());
         }
         understood(&plan, out);
-        state.players.get_mut(player).expect("a living player").plan = Some(plan);
+        state.players.at_mut(player.at).plan = Some(plan);
     }
 
     fn write(version: &Version) -> Writer {
@@ -79,13 +84,14 @@ fn dedicate(given: Option<Given<Vec<Dedicate>>>, out: &mut Outcome) -> Option<Ve
     given.value.map_err(|p| out.problems.push(p)).ok()
 }
 
+/// `at`: the announcer's index in `state.players`.
 fn announce(
     state: &State,
-    player: &PlayerId,
+    at: usize,
     given: Option<Given<Vec<Given<Entry>>>>,
     out: &mut Outcome,
 ) -> Vec<Announcement> {
-    let held = &state.players[player].oracles;
+    let held = &state.players.at(at).oracles;
     let mut kept: Vec<Announcement> = Vec::new();
     if let Some(given) = given {
         match given.value {

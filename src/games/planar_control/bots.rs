@@ -15,7 +15,7 @@ use crate::player_id::PlayerId;
 
 use super::version::{Eliminate, Version, Vote};
 use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
-use crate::games::version::{Given, Name, send};
+use crate::games::version::{Given, Name, Seat, send};
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
 use std::collections::BTreeMap;
@@ -183,7 +183,7 @@ impl Simulated for PlanarControl {
             if let Some(pair) = divined {
                 memory.divined[i].extend(pair);
             }
-            send::<PlanarControl>(state, id, version, &mut record);
+            send::<PlanarControl>(state, Seat { id, at: i }, version, &mut record);
         }
         expected
     }

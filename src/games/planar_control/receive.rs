@@ -8,38 +8,35 @@ use super::state::{Phase, Plane, State};
 use super::version::{Eliminate, Version, Vote};
 use crate::doc::{Choice, Doc, Writer};
 use crate::games::Outcome;
-use crate::games::version::{Given, Name, Versioned};
+use crate::games::version::{Given, Name, Seat, Versioned};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 
 impl Versioned for PlanarControl {
     type Version = Version;
 
-    fn refuse(state: &State, player: &PlayerId) -> Option<Problem> {
+    fn seat_of(state: &State, player: &PlayerId) -> Result<usize, Problem> {
+        let at = state.players.index_of(player);
+        at.ok_or_else(|| Problem::general("you are not a player of this game"))
+    }
+
+    fn refuse(state: &State, player: Seat<'_>) -> Option<Problem> {
         match state.phase {
             Phase::Over => Some(Problem::general(
                 "the game is over; no more submissions are read",
             )),
-            Phase::Elimination if !state.winners().contains(player) => Some(Problem::general(
+            Phase::Elimination if !state.winners().contains(player.id) => Some(Problem::general(
                 "only the winning alignment votes in the elimination round; you have nothing to send",
             )),
             _ => None,
         }
     }
 
-    fn read(state: &State, player: &PlayerId, doc: &Doc, problems: &mut Vec<Problem>) -> Version {
-        Version::read(state, player, doc, problems)
+    fn read(state: &State, player: Seat<'_>, doc: &Doc, problems: &mut Vec<Problem>) -> Version {
+        Version::read(state, player.id, doc, problems)
     }
 
-    fn apply(state: &mut State, player: &PlayerId, version: Version, out: &mut Outcome) {
-        // (a version is received only from a player of the game)
-        let seat = Seat {
-            id: player,
-            at: state
-                .players
-                .index_of(player)
-                .expect("a player of the game"),
-        };
+    fn apply(state: &mut State, seat: Seat<'_>, version: Version, out: &mut Outcome) {
         match state.phase {
             Phase::Over => {}
             Phase::Elimination => eliminate(state, seat, version.eliminate, out),
@@ -58,13 +55,6 @@ impl Versioned for PlanarControl {
     fn write(version: &Version) -> Writer {
         version.write()
     }
-}
-
-/// The player a version is from: their id, and where they sit in `state.players`.
-#[derive(Clone, Copy)]
-struct Seat<'p> {
-    id: &'p PlayerId,
-    at: usize,
 }
 
 /// A vote of `player`, who is on `plane` holding `held` garnets.

@@ -12,7 +12,7 @@ use super::version::Version;
 use crate::doc::Choice;
 
 use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
-use crate::games::version::{Name, send};
+use crate::games::version::{Name, Seat, send};
 use rand::seq::{IndexedRandom, SliceRandom};
 
 impl Simulated for RoomSwap {
@@ -44,17 +44,18 @@ impl Simulated for RoomSwap {
         playing.shuffle(rng);
         for &i in &playing {
             let id = &state.players.id(i).clone();
+            let seat = Seat { id, at: i };
             if state.phase == Phase::Token {
                 let mut eligible = state.unprotected();
                 eligible.retain(|p| p != id);
                 if let Some(to) = eligible.choose(rng) {
                     let gift = Version::give_token(Name::Id(to.clone()));
-                    send::<RoomSwap>(state, id, gift, &mut record);
+                    send::<RoomSwap>(state, seat, gift, &mut record);
                 }
                 continue;
             }
             let (version, first, allowed) = first_version(state, i, bots[i], &playing, rng);
-            let out = send::<RoomSwap>(state, id, version, &mut record);
+            let out = send::<RoomSwap>(state, seat, version, &mut record);
             if bots[i] == Strategy::Random {
                 continue;
             }
@@ -64,7 +65,7 @@ impl Simulated for RoomSwap {
             let best = best_rooms(&allowed, &known, unknown, playing.len());
             if !best.contains(&first) {
                 let room = *best.choose(rng).expect("at least one allowed room");
-                send::<RoomSwap>(state, id, Version::room(room, Vec::new()), &mut record);
+                send::<RoomSwap>(state, seat, Version::room(room, Vec::new()), &mut record);
             }
         }
         playing.len() as u64

@@ -9,7 +9,7 @@ use super::rooms::Room;
 use super::state::{BlockUse, Item, Phase, State};
 use super::version::{self, Version};
 use crate::doc::{Choice, Doc, Writer};
-use crate::games::version::{Given, Name, Versioned, problem_at};
+use crate::games::version::{Given, Name, Seat, Versioned, problem_at};
 use crate::games::{Notice, Outcome};
 use crate::player_id::PlayerId;
 use crate::problem::{Pos, Problem};
@@ -20,17 +20,22 @@ pub const KEYS: &[&str] = &["room", "fallback", "peek", "block", "give_token", "
 impl Versioned for RoomSwap {
     type Version = Version;
 
-    fn refuse(state: &State, player: &PlayerId) -> Option<Problem> {
-        (!state.is_playing(player)).then(|| Problem::general(not_playing_message(state)))
+    fn seat_of(state: &State, player: &PlayerId) -> Result<usize, Problem> {
+        let at = state.players.index_of(player);
+        at.ok_or_else(|| Problem::general(not_playing_message(state)))
     }
 
-    fn read(state: &State, _: &PlayerId, doc: &Doc, problems: &mut Vec<Problem>) -> Version {
+    fn refuse(state: &State, player: Seat<'_>) -> Option<Problem> {
+        (!state.plays_seat(player)).then(|| Problem::general(not_playing_message(state)))
+    }
+
+    fn read(state: &State, _: Seat<'_>, doc: &Doc, problems: &mut Vec<Problem>) -> Version {
         Version::read(state, doc, problems)
     }
 
-    fn apply(state: &mut State, player: &PlayerId, version: Version, out: &mut Outcome) {
+    fn apply(state: &mut State, player: Seat<'_>, version: Version, out: &mut Outcome) {
         match state.phase {
-            Phase::Token => apply_token_gift(state, player, version, out),
+            Phase::Token => apply_token_gift(state, player.id, version, out),
             _ => apply_round(state, player, version, out),
         }
     }
@@ -52,12 +57,8 @@ fn not_playing_message(state: &State) -> String {
     }
 }
 
-fn apply_round(state: &mut State, player: &PlayerId, version: Version, out: &mut Outcome) {
-    // (`refuse` let only a player of the round through)
-    let at = state
-        .players
-        .index_of(player)
-        .expect("playing players exist");
+fn apply_round(state: &mut State, seat: Seat<'_>, version: Version, out: &mut Outcome) {
+    let (player, at) = (seat.id, seat.at);
     let allowed = State::allowed_rooms_of(state.players.at(at));
     let room = checked_room(version.room.as_ref(), "room", &allowed, out);
     let fallback = checked_room(version.fallback.as_ref(), "fallback", &allowed, out);

@@ -5,6 +5,7 @@
 use super::rooms::Room;
 use crate::doc::Choice;
 use crate::games::Seats;
+use crate::games::version::Seat;
 use crate::player_id::PlayerId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -146,14 +147,20 @@ pub type Rooms = smallvec::SmallVec<[Room; 3]>;
 impl State {
     /// Whether `id` plays this round (`playing().contains(id)`, without the list).
     pub fn is_playing(&self, id: &PlayerId) -> bool {
-        let staying = || !self.players.get(id).is_some_and(|p| p.left);
-        match self.phase {
-            // every seat: one search
-            Phase::Main => self.players.get(id).is_some_and(|p| !p.left),
-            Phase::Tiebreak => self.contenders.contains(id) && staying(),
-            Phase::Token => self.token_giver.as_ref() == Some(id) && staying(),
-            Phase::Over => false,
-        }
+        let at = self.players.index_of(id);
+        at.is_some_and(|at| self.plays_seat(Seat { id, at }))
+    }
+
+    /// `is_playing` of a player whose place in `players` is known.
+    pub fn plays_seat(&self, seat: Seat<'_>) -> bool {
+        let staying = !self.players.at(seat.at).left;
+        staying
+            && match self.phase {
+                Phase::Main => true,
+                Phase::Tiebreak => self.contenders.contains(seat.id),
+                Phase::Token => self.token_giver.as_ref() == Some(seat.id),
+                Phase::Over => false,
+            }
     }
 
     /// Whether `p`, a player of this state, has a valid choice on file for this round: a room,

@@ -8,7 +8,7 @@ use super::TribalCouncil;
 use super::state::{Mode, Stage, State};
 use super::version::Version;
 use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
-use crate::games::version::{Name, send};
+use crate::games::version::{Name, Seat, send};
 use crate::player_id::PlayerId;
 use rand::seq::IndexedRandom;
 
@@ -57,7 +57,7 @@ impl Simulated for TribalCouncil {
             };
             if let Some(target) = target {
                 let vote = Version::vote(Name::Id(target.clone()));
-                send::<TribalCouncil>(state, voter, vote, &mut record);
+                send::<TribalCouncil>(state, Seat { id: voter, at: i }, vote, &mut record);
             }
         }
         voters.len() as u64

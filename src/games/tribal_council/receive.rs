@@ -8,7 +8,7 @@ use super::state::{Live, Mode, Stage, State};
 use super::version::Version;
 use crate::doc::{Doc, Writer};
 use crate::games::Outcome;
-use crate::games::version::{Given, Name, Versioned};
+use crate::games::version::{Given, Name, Seat, Versioned};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 
@@ -17,23 +17,22 @@ pub use super::version::KEYS;
 impl Versioned for TribalCouncil {
     type Version = Version;
 
-    fn refuse(state: &State, player: &PlayerId) -> Option<Problem> {
-        if state.stage == Stage::Over {
-            Some(Problem::general(
-                "the council is over; no more votes are read",
-            ))
-        } else if !state.players.contains_key(player) {
-            Some(Problem::general("you are not at this council"))
-        } else {
-            None
-        }
+    fn seat_of(state: &State, player: &PlayerId) -> Result<usize, Problem> {
+        let at = state.players.index_of(player);
+        at.ok_or_else(|| {
+            over(state).unwrap_or_else(|| Problem::general("you are not at this council"))
+        })
     }
 
-    fn read(_: &State, _: &PlayerId, doc: &Doc, problems: &mut Vec<Problem>) -> Version {
+    fn refuse(state: &State, _: Seat<'_>) -> Option<Problem> {
+        over(state)
+    }
+
+    fn read(_: &State, _: Seat<'_>, doc: &Doc, problems: &mut Vec<Problem>) -> Version {
         Version::read(doc, problems)
     }
 
-    fn apply(state: &mut State, player: &PlayerId, version: Version, out: &mut Outcome) {
+    fn apply(state: &mut State, player: Seat<'_>, version: Version, out: &mut Outcome) {
         apply(state, player, version, out);
     }
 
@@ -42,8 +41,14 @@ impl Versioned for TribalCouncil {
     }
 }
 
-fn apply(state: &mut State, player: &PlayerId, version: Version, out: &mut Outcome) {
-    let me = &state.players[player];
+/// A council that is over reads nothing more, from anyone.
+fn over(state: &State) -> Option<Problem> {
+    (state.stage == Stage::Over)
+        .then(|| Problem::general("the council is over; no more votes are read"))
+}
+
+fn apply(state: &mut State, seat: Seat<'_>, version: Version, out: &mut Outcome) {
+    let (player, me) = (seat.id, state.players.at(seat.at));
     let mut live = Live {
         valid: false,
         ..Live::default()
