@@ -205,6 +205,15 @@ impl Simulated for FinalRitual {
         None
     }
 
+    /// The living (whom `expected` lists) without a valid plan, in one pass over the seats.
+    fn defaulted(state: &State) -> u64 {
+        if state.finished {
+            return 0;
+        }
+        let seats = state.players.values();
+        seats.filter(|p| p.alive && !p.has_valid_plan()).count() as u64
+    }
+
     fn play(
         state: &mut State,
         bots: &[Strategy],

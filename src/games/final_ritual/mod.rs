@@ -168,8 +168,7 @@ impl Game for FinalRitual {
         state
             .players
             .get(player)
-            .and_then(|p| p.plan.as_ref())
-            .is_some_and(|plan| plan.valid)
+            .is_some_and(|p| p.has_valid_plan())
     }
 
     fn if_not_fixed(state: &State, player: &PlayerId) -> String {

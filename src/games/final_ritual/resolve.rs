@@ -137,11 +137,13 @@ pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
 /// read by the turns and cleared after the reports.
 pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
     let round = state.round;
-    let defaults: Vec<PlayerId> = state
-        .living()
-        .into_iter()
-        .filter(|id| state.players[id].plan.is_none())
-        .collect();
+    // who lived without a plan: the announcement names them, and their reports say so
+    let defaults: Vec<PlayerId> = if detail.reports() {
+        let ids = state.living().into_iter();
+        ids.filter(|id| state.players[id].plan.is_none()).collect()
+    } else {
+        Vec::new()
+    };
     let mut table = Table::new(state, seed);
     table.log.off = !detail.reports();
     table.play_round();

@@ -198,6 +198,13 @@ pub struct Orders {
     pub valid: bool,
 }
 
+impl PlayerState {
+    /// The player's latest version had no problems (`Game::has_valid`).
+    pub fn has_valid_plan(&self) -> bool {
+        self.plan.as_ref().is_some_and(|plan| plan.valid)
+    }
+}
+
 /// The ids of `players`, in their order.
 fn ids(players: Vec<(&PlayerId, &PlayerState)>) -> Vec<PlayerId> {
     players.into_iter().map(|(id, _)| id.clone()).collect()
