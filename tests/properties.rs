@@ -665,7 +665,7 @@ mod final_ritual {
 
     use crate::final_ritual::ROLE_TITLES as TITLES;
 
-    /// The living, found in one pass, are the seats in order of whom is alive.
+    /// The living are the seats, in order, of whom is alive.
     fn seat_order_agrees(state: &State) -> Result<(), String> {
         let living: Vec<PlayerId> = state
             .seats()

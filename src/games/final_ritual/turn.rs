@@ -7,7 +7,7 @@
 
 use super::cards::{Cards, Effect, Oracle, Resource, Targets, full_order};
 use super::log::{Event, Log};
-use super::state::{Announcement, Dedicate, EXECUTION, Orders, State, WinBy, Winner};
+use super::state::{Announcement, Dedicate, EXECUTION, Orders, SeatOrder, State, WinBy, Winner};
 use crate::doc::Choice;
 use crate::player_id::PlayerId;
 use crate::rng::{self, GameRng};
@@ -23,10 +23,7 @@ pub struct Table<'s> {
     pub log: Log,
     seed: u64,
     round: u32,
-    /// Every player's index in seat order (clockwise from seat 1).
-    order: Vec<usize>,
-    /// Each player's place in `order`, by index.
-    place: Vec<usize>,
+    seats: SeatOrder,
     /// The default streams drawn from so far, by index.
     defaults: Vec<Option<GameRng>>,
 }
@@ -41,21 +38,12 @@ enum Any {
 impl<'s> Table<'s> {
     pub fn new(state: &'s mut State, seed: u64) -> Table<'s> {
         let n = state.players.len();
-        let mut order: Vec<usize> = (0..n).collect();
-        // stable: seats tied (a hand edit that `check` refuses) stay in id order, as
-        // `State::in_seat_order` orders them
-        order.sort_by_key(|&i| state.players.at(i).seat);
-        let mut place = vec![0; n];
-        for (k, &i) in order.iter().enumerate() {
-            place[i] = k;
-        }
         Table {
+            seats: SeatOrder::of(&state.players),
             round: state.round,
             state,
             log: Log::default(),
             seed,
-            order,
-            place,
             defaults: vec![None; n],
         }
     }
@@ -72,14 +60,14 @@ impl<'s> Table<'s> {
             self.win(last, how);
             return;
         }
-        let Some(first) = self.first_player() else {
+        let Some(first) = self.seats.first_player(self.state) else {
             return;
         };
-        for k in 0..self.order.len() {
+        for k in 0..self.state.players.len() {
             if self.state.finished {
                 return;
             }
-            let i = self.clockwise(first, k);
+            let i = self.seats.clockwise(first, k);
             if self.alive(i) {
                 self.log.begin_turn(self.state.players.id(i));
                 self.turn(i);
@@ -87,27 +75,9 @@ impl<'s> Table<'s> {
         }
     }
 
-    /// The `k`th player clockwise from player `from` (`from` itself at 0).
-    fn clockwise(&self, from: usize, k: usize) -> usize {
-        self.order[(self.place[from] + k) % self.order.len()]
-    }
-
-    /// The first player clockwise from `from` (`from` included) for whom `pick` holds.
-    fn first_clockwise(&self, from: usize, pick: impl Fn(usize) -> bool) -> Option<usize> {
-        let (before, from_on) = self.order.split_at(self.place[from]);
-        from_on.iter().chain(before).copied().find(|&i| pick(i))
-    }
-
-    /// Who plays first this round: the player on the `first` seat, or the next living one
-    /// clockwise when that seat's player is out (`State::first_player`).
-    fn first_player(&self) -> Option<usize> {
-        let on_seat = *self.order.get(self.state.first.checked_sub(1)? as usize)?;
-        self.first_clockwise(on_seat, |i| self.alive(i))
-    }
-
     /// The one player still alive, if only one is.
     fn sole_living(&self) -> Option<usize> {
-        let mut living = (0..self.order.len()).filter(|&i| self.alive(i));
+        let mut living = (0..self.state.players.len()).filter(|&i| self.alive(i));
         match (living.next(), living.next()) {
             (Some(i), None) => Some(i),
             _ => None,
@@ -281,7 +251,8 @@ impl<'s> Table<'s> {
         let winner = {
             let holds = self.state.goal_check();
             let players = &self.state.players;
-            self.first_clockwise(active, |i| players.at(i).alive && holds(players.at(i)))
+            let mut walk = self.seats.clockwise_from(active);
+            walk.find(|&i| players.at(i).alive && holds(players.at(i)))
         };
         if let Some(w) = winner {
             self.win(w, WinBy::Goal);
@@ -349,7 +320,8 @@ impl<'s> Table<'s> {
     /// the targets drawn from the living players in seat order.
     fn random_announcement(&mut self, i: usize) -> Announcement {
         let living: Vec<usize> = self
-            .order
+            .seats
+            .all()
             .iter()
             .copied()
             .filter(|&p| self.alive(p))
@@ -400,7 +372,7 @@ impl<'s> Table<'s> {
             forced,
         });
         // every player clockwise from the announcer: whom an order to all reaches, in turn
-        let everyone = 0..self.order.len();
+        let everyone = 0..self.state.players.len();
         match oracle.effect() {
             Effect::Give(n, what) => {
                 if let (Some(from), Some(to)) = (from, to) {
@@ -410,7 +382,7 @@ impl<'s> Table<'s> {
             Effect::AllGive => {
                 let Some(to) = to else { return };
                 for k in everyone {
-                    let p = self.clockwise(i, k);
+                    let p = self.seats.clockwise(i, k);
                     if p != to && self.alive(p) && !self.state.finished {
                         self.give(i, oracle, p, to, 1, None);
                     }
@@ -423,7 +395,7 @@ impl<'s> Table<'s> {
             }
             Effect::AllDedicate => {
                 for k in everyone {
-                    let p = self.clockwise(i, k);
+                    let p = self.seats.clockwise(i, k);
                     if self.alive(p) && !self.state.finished {
                         self.offer(i, oracle, p, 1, None);
                     }
@@ -436,7 +408,7 @@ impl<'s> Table<'s> {
             }
             Effect::AllTake => {
                 for k in everyone {
-                    let p = self.clockwise(i, k);
+                    let p = self.seats.clockwise(i, k);
                     if self.alive(p) && !self.state.finished {
                         self.take(i, oracle, p, 1);
                     }
@@ -588,51 +560,5 @@ impl<'s> Table<'s> {
             player: self.id(i),
             oracle: Some(oracle),
         });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::bots::{BotRng, Simulated, Strategy};
-    use crate::games::final_ritual::FinalRitual;
-    use rand::SeedableRng;
-
-    /// The table's seat order, worked out once per round, says what the state's lists in seat
-    /// order say: whom each player's clockwise walk meets, in turn, the first living player of
-    /// each walk, and who plays first. Checked before every round of 100 simulated games, in
-    /// which priests are executed and the first seat moves on.
-    #[test]
-    fn the_tables_seat_order_is_the_states() {
-        let setting = crate::simulate::plan::test_setting::<FinalRitual>("random", 3);
-        let (mut rounds, mut with_dead) = (0, 0);
-        for game in 0..100 {
-            let seed = crate::simulate::game_seed(setting.seed, game);
-            let (mut state, ()) = crate::simulate::start::<FinalRitual>(&setting, seed).unwrap();
-            let mut rng = BotRng::seed_from_u64(seed);
-            while !state.finished {
-                let mut copy = state.clone();
-                let table = Table::new(&mut copy, seed);
-                let id = |i: usize| table.state.players.id(i).clone();
-                assert_eq!(table.first_player().map(id), state.first_player());
-                for (from, from_id) in state.players.keys().enumerate() {
-                    let walk: Vec<PlayerId> = (0..state.players.len())
-                        .map(|k| id(table.clockwise(from, k)))
-                        .collect();
-                    assert_eq!(walk, state.clockwise_from(from_id));
-                    let living = table.first_clockwise(from, |i| table.alive(i)).map(id);
-                    assert_eq!(living, walk.iter().find(|p| state.is_alive(p)).cloned());
-                }
-                with_dead += usize::from(state.living().len() < state.players.len());
-                let bots = vec![Strategy::Random; state.players.len()];
-                FinalRitual::play(&mut state, &bots, &mut rng, &mut (), None);
-                FinalRitual::advance(&mut state, seed, &mut ());
-                rounds += 1;
-            }
-        }
-        assert!(
-            rounds > 150 && with_dead > 15,
-            "{rounds} rounds, {with_dead} with the dead"
-        );
     }
 }
