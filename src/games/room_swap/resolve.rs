@@ -245,12 +245,8 @@ fn final_rooms(state: &State, seed: u64) -> (FinalRooms, Vec<PlayerId>) {
     if state.phase == Phase::Token {
         return (final_rooms, defaults);
     }
-    // (every name in the state is a player's: `check_state`)
-    let mut seated: Vec<usize> = state
-        .seated()
-        .iter()
-        .filter_map(|id| state.players.index_of(id))
-        .collect();
+    // in id order (a tiebreak's contenders are listed in their own)
+    let mut seated = state.seated_seats();
     seated.sort_unstable();
     for i in seated {
         let (id, player) = (state.players.id(i), state.players.at(i));

@@ -181,16 +181,21 @@ impl State {
     /// `playing` as the players' indices in `players`, in the same order (a main round's in id
     /// order, a tiebreak's in the contenders' order).
     pub fn playing_seats(&self) -> Vec<usize> {
-        let staying = |i: &usize| !self.players.at(*i).left;
+        let mut seats = self.seated_seats();
+        seats.retain(|&i| !self.players.at(i).left);
+        seats
+    }
+
+    /// `seated` as the players' indices in `players`, in the same order.
+    pub fn seated_seats(&self) -> Vec<usize> {
         match self.phase {
-            // every seat: one pass, no lookup
-            Phase::Main => (0..self.players.len()).filter(staying).collect(),
+            // every seat: no lookup
+            Phase::Main => (0..self.players.len()).collect(),
             // (every name in the state is a player's: `check_state`)
             _ => self
                 .seated()
                 .iter()
                 .filter_map(|id| self.players.index_of(id))
-                .filter(staying)
                 .collect(),
         }
     }
