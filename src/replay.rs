@@ -152,12 +152,13 @@ impl ReplayOutcome {
         if mode == Mode::Public {
             return self.compare_public(&path, result);
         }
-        self.compare(&path, result.to_toml().as_bytes())?;
         let Some(renderer) = renderer else {
-            return Ok(());
+            return self.compare(&path, result.to_toml().as_bytes());
         };
         let then = ctx.renderer_for(result.held(), renderer)?;
-        let reports = result.render::<G>(ctx, then.as_ref().unwrap_or(renderer))?;
+        let (reports, text) =
+            result.render_with_text::<G>(ctx, then.as_ref().unwrap_or(renderer), None, |_| true)?;
+        self.compare(&path, text.as_bytes())?;
         self.compare(&folder.join("public.txt"), reports.public.as_bytes())?;
         for (player, text) in &reports.private {
             let path = folder.join("private").join(format!("{player}.txt"));

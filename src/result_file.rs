@@ -175,53 +175,43 @@ impl ResultFile {
     }
 
     /// The file's text. Serialized a player at a time: the same text as one `toml::to_string`
-    /// of the whole, but linear in players (the whole document at once grew faster than that);
-    /// a private part of the usual shapes is written directly (`private_toml`).
+    /// of the whole, but linear in players (the whole document at once grew faster than that).
     pub fn to_toml(&self) -> String {
+        self.toml_with(Vec::new())
+    }
+
+    /// `to_toml`, with the `[private.<id>]` sections already written (`private_section`) where
+    /// `written[i]` holds the section of the player at index `i` of `private`.
+    fn toml_with(&self, mut written: Vec<Option<String>>) -> String {
         #[derive(Serialize)]
         struct Head<'a> {
             meta: &'a Meta,
             public: &'a toml::Table,
         }
         #[derive(Serialize)]
-        struct One<'a> {
-            private: BTreeMap<&'a PlayerId, &'a PrivatePart>,
-        }
-        #[derive(Serialize)]
         struct Tail<'a> {
             garnets: &'a BTreeMap<PlayerId, i64>,
         }
-        let mut parts = vec![
-            toml::to_string(&Head {
-                meta: &self.meta,
-                public: &self.public,
-            })
-            .expect("results serialize"),
-        ];
-        for (id, table) in &self.private {
-            let by_crate = || {
-                toml::to_string(&One {
-                    private: [(id, table)].into(),
-                })
-                .expect("results serialize")
-            };
-            parts.push(match private_toml::private_part(id.as_str(), table.map()) {
-                Some(text) => {
-                    debug_assert_eq!(text, by_crate(), "result.toml's [private.{id}]");
-                    text
-                }
-                None => by_crate(),
-            });
+        let mut out = toml::to_string(&Head {
+            meta: &self.meta,
+            public: &self.public,
+        })
+        .expect("results serialize");
+        written.resize(self.private.len(), None);
+        for ((id, part), section) in self.private.iter().zip(written) {
+            out.push('\n');
+            out.push_str(&section.unwrap_or_else(|| private_section(id, &part.value())));
         }
         if !self.garnets.is_empty() {
-            parts.push(
-                toml::to_string(&Tail {
+            out.push('\n');
+            out.push_str(
+                &toml::to_string(&Tail {
                     garnets: &self.garnets,
                 })
                 .expect("results serialize"),
             );
         }
-        parts.join("\n")
+        out
     }
 
     /// What the templates see of the round itself (`game`).
@@ -266,17 +256,58 @@ impl ResultFile {
     }
 
     pub fn render<G: Game>(&self, ctx: &GameContext, renderer: &Renderer) -> Result<Reports> {
-        self.render_into::<G>(ctx, renderer, None)
+        let (public, each) = self.render_each::<G, _>(ctx, renderer, |_, text, _| Ok(text))?;
+        Ok(Reports {
+            public,
+            private: each.into_iter().collect(),
+        })
     }
 
-    /// `render`, each private report also written as `<id>.txt` into `folder` by the thread
-    /// that rendered it (a tick's new `private/`, `Plan::early_folder`), while the others render.
-    pub fn render_into<G: Game>(
+    /// The reports and the file's text (`to_toml`), as a tick writes them: each player's part
+    /// is built once, by the thread that renders their report, which writes the report as
+    /// `<id>.txt` into `folder` if there is one (a tick's new `private/`, `Plan::early_folder`)
+    /// and the player's `[private.<id>]` section; only the reports `keep` asks for are kept
+    /// (those to be mailed or written later), so a large round holds neither every player's
+    /// tree nor every report at once.
+    pub fn render_with_text<G: Game>(
         &self,
         ctx: &GameContext,
         renderer: &Renderer,
         folder: Option<&EarlyFolder>,
-    ) -> Result<Reports> {
+        keep: impl Fn(&PlayerId) -> bool + Sync,
+    ) -> Result<(Reports, String)> {
+        let (public, each) = self.render_each::<G, _>(ctx, renderer, |id, text, part| {
+            if let Some(folder) = folder {
+                folder.write(&format!("{id}.txt"), text.as_bytes())?;
+            }
+            let section = self
+                .private
+                .index_of(id)
+                .map(|i| (i, private_section(id, part)));
+            Ok((keep(id).then_some(text), section))
+        })?;
+        let mut written = vec![None; self.private.len()];
+        let mut private = BTreeMap::new();
+        for (id, (text, section)) in each {
+            if let Some((i, section)) = section {
+                written[i] = Some(section);
+            }
+            if let Some(text) = text {
+                private.insert(id, text);
+            }
+        }
+        let text = self.toml_with(written);
+        Ok((Reports { public, private }, text))
+    }
+
+    /// The public announcement, and `each` of every player's private report (with the player's
+    /// part as the report read it), in roster order.
+    fn render_each<G: Game, T: Send>(
+        &self,
+        ctx: &GameContext,
+        renderer: &Renderer,
+        each: impl Fn(&PlayerId, String, &serde_json::Value) -> Result<T> + Sync,
+    ) -> Result<(String, Vec<(PlayerId, T)>)> {
         renderer.prepare(&[Kind::Public, Kind::Private])?;
         let game = self.game_info(ctx);
         let public = renderer.render(
@@ -305,7 +336,7 @@ impl ResultFile {
             .iter()
             .map(|(tz, info)| (*tz, PrivateContext::shared(info, &view)))
             .collect();
-        let render_one = |p: &crate::config::PlayerConfig| -> Result<(PlayerId, String)> {
+        let render_one = |p: &crate::config::PlayerConfig| -> Result<(PlayerId, T)> {
             let shared = match &p.tz {
                 Some(tz) => {
                     &zoned_shared
@@ -316,28 +347,23 @@ impl ResultFile {
                 }
                 None => &shared,
             };
+            let part = self.private.get(&p.id).unwrap_or(&empty).value();
             let context = PrivateContext::for_player(
                 shared,
                 &ctx.player_info_at(&p.id, self.held()),
-                self.private.get(&p.id).unwrap_or(&empty),
+                &part,
                 self.garnets.get(&p.id).copied().unwrap_or(0),
             );
             let text = renderer.render_layered(Kind::Private, &context)?;
-            if let Some(folder) = folder {
-                folder.write(&format!("{}.txt", p.id), text.as_bytes())?;
-            }
-            Ok((p.id.clone(), text))
+            Ok((p.id.clone(), each(&p.id, text, &part)?))
         };
         // Private reports are independent: large games render them on every core (rayon hands
         // out the players as threads become free, so a thread slowed by another process does
-        // not hold up the round). The result is a sorted map, so the output does not depend on
-        // which thread finished first.
+        // not hold up the round). The results come in roster order, whichever thread finished
+        // first.
         let players = &ctx.config.players;
         let private = if players.len() < PARALLEL_FROM {
-            players
-                .iter()
-                .map(render_one)
-                .collect::<Result<BTreeMap<_, _>>>()?
+            players.iter().map(render_one).collect::<Result<Vec<_>>>()?
         } else {
             use rayon::prelude::*;
             players
@@ -345,10 +371,33 @@ impl ResultFile {
                 .with_min_len(16)
                 .map(render_one)
                 .collect::<Result<Vec<_>>>()?
-                .into_iter()
-                .collect()
         };
-        Ok(Reports { public, private })
+        Ok((public, private))
+    }
+}
+
+/// One player's `[private.<id>]` section of result.toml, with `part`: written directly for the
+/// usual shapes (`private_toml`), else by the toml crate.
+fn private_section(id: &PlayerId, part: &serde_json::Value) -> String {
+    #[derive(Serialize)]
+    struct One<'a> {
+        private: BTreeMap<&'a PlayerId, &'a serde_json::Value>,
+    }
+    let by_crate = || {
+        toml::to_string(&One {
+            private: [(id, part)].into(),
+        })
+        .expect("results serialize")
+    };
+    match part
+        .as_object()
+        .and_then(|map| private_toml::private_part(id.as_str(), map))
+    {
+        Some(text) => {
+            debug_assert_eq!(text, by_crate(), "result.toml's [private.{id}]");
+            text
+        }
+        None => by_crate(),
     }
 }
 

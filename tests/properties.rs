@@ -91,7 +91,8 @@ fn play(seed: u64) -> Result<u32, String> {
             ));
         }
         for (id, p) in &resolution.result.private {
-            let room = p.map().get("room").and_then(|r| r.as_str());
+            let p = p.value();
+            let room = p.get("room").and_then(|r| r.as_str());
             let forbidden = &before.players[id].live.forbidden;
             if let Some(room) = room
                 && forbidden
@@ -772,7 +773,7 @@ mod final_ritual {
                 }
                 // Cards of a transfer only to the players it involves.
                 for seen in private
-                    .map()
+                    .value()
                     .get("events")
                     .and_then(|e| e.as_array())
                     .into_iter()
@@ -791,7 +792,7 @@ mod final_ritual {
             }
             for private in resolution.result.private.values() {
                 for seen in private
-                    .map()
+                    .value()
                     .get("events")
                     .and_then(|e| e.as_array())
                     .into_iter()

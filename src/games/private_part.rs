@@ -2,31 +2,33 @@
 
 use super::to_table;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// One player's `[private.<id>]`, as the JSON object the templates read (always an object) and
 /// result.toml is written from. An engine hands over its typed struct (`typed`), and the object
-/// is built from it the first time it is read, once, by whichever thread reads it first (in a
-/// tick, the thread that renders that player's report): resolving a round builds no tree of
-/// maps per player, and the simulator, which renders nothing, never builds one. A key whose
-/// value is `None` is left out, as TOML leaves it out, so a part reads back from result.toml as
-/// it was built.
+/// is built from it each time it is read (`value`) and kept by nobody: resolving a round builds
+/// no tree of maps per player, the simulator, which renders nothing, never builds one, and a
+/// tick builds each player's once, in the thread that renders that player's report and writes
+/// their part of result.toml from it, so that no more than one tree a thread is alive at once.
+/// A key whose value is `None` is left out, as TOML leaves it out, so a part reads back from
+/// result.toml as it was built.
 #[derive(Clone)]
 pub struct PrivatePart {
-    typed: Option<Source>,
-    json: OnceLock<serde_json::Value>,
+    source: Source,
 }
 
-/// Where a part's object is built from: a struct of its own, or row `i` of every player's
-/// structs, kept together (`PrivatePart::rows`).
+/// Where a part's object comes from: an object read back from a file, a struct of its own, or
+/// row `i` of every player's structs, kept together (`PrivatePart::rows`).
 #[derive(Clone)]
 enum Source {
+    Built(serde_json::Value),
     One(Arc<dyn Typed>),
     Row(Arc<dyn Rows>, usize),
 }
 
-/// An engine's private struct, kept until its part is first read.
+/// An engine's private struct, kept until its part is read.
 trait Typed: Send + Sync {
     fn json(&self) -> serde_json::Value;
 }
@@ -59,11 +61,10 @@ impl<T: Serialize + Send + Sync> Typed for T {
 }
 
 impl PrivatePart {
-    /// The part an engine's private struct makes, built when first read.
+    /// The part an engine's private struct makes, built when read.
     pub fn typed<T: Serialize + Send + Sync + 'static>(value: T) -> PrivatePart {
         PrivatePart {
-            typed: Some(Source::One(Arc::new(value))),
-            json: OnceLock::new(),
+            source: Source::One(Arc::new(value)),
         }
     }
 
@@ -76,68 +77,58 @@ impl PrivatePart {
         let n = rows.len();
         let rows: Arc<dyn Rows> = Arc::new(rows);
         (0..n).map(move |i| PrivatePart {
-            typed: Some(Source::Row(rows.clone(), i)),
-            json: OnceLock::new(),
+            source: Source::Row(rows.clone(), i),
         })
     }
 
-    fn built(json: serde_json::Value) -> PrivatePart {
-        PrivatePart {
-            typed: None,
-            json: OnceLock::from(json),
+    /// The part as the templates read it, a JSON object: the one read from a file, or one built
+    /// now from the engine's struct (and not kept: read it once where it is needed twice).
+    pub fn value(&self) -> Cow<'_, serde_json::Value> {
+        match &self.source {
+            Source::Built(json) => Cow::Borrowed(json),
+            Source::One(typed) => Cow::Owned(typed.json()),
+            Source::Row(rows, i) => Cow::Owned(rows.json_at(*i)),
         }
-    }
-
-    /// The part as the templates read it: a JSON object.
-    pub fn as_value(&self) -> &serde_json::Value {
-        self.json.get_or_init(
-            || match self.typed.as_ref().expect("a part is built or typed") {
-                Source::One(typed) => typed.json(),
-                Source::Row(rows, i) => rows.json_at(*i),
-            },
-        )
-    }
-
-    pub fn map(&self) -> &serde_json::Map<String, serde_json::Value> {
-        self.as_value()
-            .as_object()
-            .expect("a private part is an object")
     }
 
     /// The part as the table result.toml holds.
     pub fn to_table(&self) -> toml::Table {
-        toml::Table::try_from(self.as_value()).expect("a private part is a table")
+        toml::Table::try_from(self.value().as_ref()).expect("a private part is a table")
     }
 }
 
 impl Default for PrivatePart {
     fn default() -> PrivatePart {
-        PrivatePart::built(serde_json::Value::Object(serde_json::Map::new()))
+        PrivatePart {
+            source: Source::Built(serde_json::Value::Object(serde_json::Map::new())),
+        }
     }
 }
 
 impl PartialEq for PrivatePart {
     fn eq(&self, other: &PrivatePart) -> bool {
-        self.as_value() == other.as_value()
+        self.value() == other.value()
     }
 }
 
 impl fmt::Debug for PrivatePart {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.as_value().fmt(f)
+        self.value().fmt(f)
     }
 }
 
 impl Serialize for PrivatePart {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.as_value().serialize(s)
+        self.value().serialize(s)
     }
 }
 
 impl<'de> serde::Deserialize<'de> for PrivatePart {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<PrivatePart, D::Error> {
         let map = serde_json::Map::deserialize(d)?;
-        Ok(PrivatePart::built(serde_json::Value::Object(map)))
+        Ok(PrivatePart {
+            source: Source::Built(serde_json::Value::Object(map)),
+        })
     }
 }
 
@@ -185,35 +176,25 @@ mod tests {
     fn a_part_reads_as_its_struct_without_the_nones() {
         let part = PrivatePart::typed(note());
         assert_eq!(
-            part.as_value(),
+            part.value().as_ref(),
             &serde_json::json!({"hand": ["red", "blue"], "inner": {"kept": 3}})
         );
         assert_eq!(part.to_table(), to_table(&note()));
     }
 
     #[test]
-    fn a_typed_part_is_built_once_whoever_reads_it_first() {
+    fn a_typed_part_is_built_on_each_read_and_kept_by_nobody() {
         let part = PrivatePart::typed(note());
-        let copy = part.clone();
-        let first: *const serde_json::Value = part.as_value();
-        assert!(std::ptr::eq(first, part.as_value()), "built once");
-        // a copy made before the first read builds its own, equal object
-        assert_eq!(copy.as_value(), part.as_value());
-        // threads reading a part nobody has read yet all get the one object one of them built
-        let fresh = PrivatePart::typed(note());
-        let read = std::thread::scope(|s| {
-            let threads: Vec<_> = (0..4)
-                .map(|_| s.spawn(|| fresh.as_value() as *const serde_json::Value as usize))
-                .collect();
-            threads
-                .into_iter()
-                .map(|t| t.join().unwrap())
-                .collect::<Vec<_>>()
-        });
+        let (first, second) = (part.value(), part.value());
+        assert!(matches!(first, Cow::Owned(_)), "built from the struct");
+        assert_eq!(first, second, "the same object every time");
         assert!(
-            read.windows(2).all(|w| w[0] == w[1]),
-            "one object for all threads"
+            !std::ptr::eq(first.as_ref(), second.as_ref()),
+            "no object kept between reads"
         );
+        // a part read back from a file lends the object it holds
+        let read: PrivatePart = toml::from_str("kept = 3\n").unwrap();
+        assert!(matches!(read.value(), Cow::Borrowed(_)));
     }
 
     #[test]
@@ -225,7 +206,7 @@ mod tests {
         assert_eq!(parts.len(), 2);
         assert_eq!(parts[0], PrivatePart::typed(note()));
         assert_eq!(
-            parts[1].as_value(),
+            parts[1].value().as_ref(),
             &serde_json::json!({"hand": [], "score": 7, "inner": {"kept": 3}})
         );
         assert_ne!(parts[0], parts[1]);
@@ -235,7 +216,7 @@ mod tests {
     fn a_part_read_back_from_toml_is_the_table_it_was_written_from() {
         let part: PrivatePart = toml::from_str("hand = [\"red\"]\nscore = 4\n").unwrap();
         assert_eq!(
-            part.as_value(),
+            part.value().as_ref(),
             &serde_json::json!({"hand": ["red"], "score": 4})
         );
     }

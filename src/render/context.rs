@@ -79,7 +79,7 @@ impl PrivateContext<'_> {
     pub fn for_player<'a>(
         shared: &'a tera::Context,
         player: &PlayerInfo,
-        private: &'a crate::games::PrivatePart,
+        private: &'a serde_json::Value,
         garnets: i64,
     ) -> Layered<'a> {
         let player = serde_json::to_value(player).expect("contexts serialize");
@@ -87,7 +87,7 @@ impl PrivateContext<'_> {
             shared,
             own: vec![
                 ("player", Cow::Owned(player)),
-                ("private", Cow::Borrowed(private.as_value())),
+                ("private", Cow::Borrowed(private)),
                 ("garnets", Cow::Owned(garnets.into())),
             ],
         }

@@ -47,18 +47,13 @@ pub(super) fn publish<G: Game>(
     // round resolved again), its files are planned one by one below.
     let private_dir = folder.join("private");
     let early = mail.plan.early_folder(private_dir.clone())?;
-    // A large round's reports render on every core, and this thread would only wait: it makes
-    // result.toml's text meanwhile.
-    let render = || result.render_into::<G>(ctx, renderer, early.as_ref());
-    let (reports, result_text) = if result.private.len() < crate::result_file::PARALLEL_FROM {
-        (render(), result.to_toml())
-    } else {
-        std::thread::scope(|scope| {
-            let text = scope.spawn(|| result.to_toml());
-            (render(), text.join().expect("result.toml's text"))
-        })
+    // Only the reports still to be mailed or written are kept once rendered.
+    let mailing = ctx.config.mail.transport.queues();
+    let keep = |player: &PlayerId| {
+        early.is_none() || mailing || crate::mail::chat::by_chat(&ctx.config, player)
     };
-    let reports = reports?;
+    let (reports, result_text) =
+        result.render_with_text::<G>(ctx, renderer, early.as_ref(), keep)?;
     // a round resolved again after an undo is mailed under new names
     let seq = if opening {
         0
@@ -71,7 +66,7 @@ pub(super) fn publish<G: Game>(
     // The announcement is one message (to the list, or by Bcc in batches), never one per player.
     let public_to = match ctx.config.mail.public_to {
         Some(_) => vec![Recipient::List],
-        None => bcc_batches(mail, reports.private.keys()),
+        None => bcc_batches(mail),
     };
     for to in public_to {
         mail.queue(Mail {
@@ -106,7 +101,6 @@ pub(super) fn publish<G: Game>(
     if early.is_none() {
         mail.plan.dir(private_dir.clone());
     }
-    let mailing = ctx.config.mail.transport.queues();
     for (player, text) in reports.private {
         if mailing || crate::mail::chat::by_chat(&ctx.config, &player) {
             mail.queue(Mail {
@@ -128,18 +122,17 @@ pub(super) fn publish<G: Game>(
     Ok(())
 }
 
-/// The players who get the announcement, in roster order, as batches of `mail.bcc_batch` (those
+/// The players who get the announcement, in id order, as batches of `mail.bcc_batch` (those
 /// without an address are noted as unmailed).
-fn bcc_batches<'p>(
-    mail: &mut Mailer<'_>,
-    players: impl Iterator<Item = &'p PlayerId>,
-) -> Vec<Recipient> {
+fn bcc_batches(mail: &mut Mailer<'_>) -> Vec<Recipient> {
     let config = &mail.ctx.config;
     if !config.mail.transport.queues() {
         return Vec::new();
     }
+    let mut players: Vec<&PlayerId> = config.players.iter().map(|p| &p.id).collect();
+    players.sort();
     let mut mailed = Vec::new();
-    for id in players.filter(|id| mail.ctx.left(id).is_none()) {
+    for id in players.into_iter().filter(|id| mail.ctx.left(id).is_none()) {
         if config.player(id).is_some_and(|p| p.email.is_some()) {
             mailed.push(id.clone());
         } else {
