@@ -123,7 +123,7 @@ fn run(n: usize) {
 }
 
 fn main() {
-    adjudicate::allocator::keep_freed_memory(); // as `main` does
+    adjudicate::allocator::configure(); // as `main` does
     if std::env::args().any(|a| a == "--list") {
         return; // `cargo test --benches` lists benches; nothing to list here
     }

@@ -14,7 +14,7 @@ use std::time::Instant;
 const GODS: [&str; 5] = ["white", "blue", "black", "red", "green"];
 
 fn main() {
-    adjudicate::allocator::keep_freed_memory(); // as `main` does
+    adjudicate::allocator::configure(); // as `main` does
     let args: Vec<String> = std::env::args().skip(1).collect();
     let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(10_000);
     let runs: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(5);

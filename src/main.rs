@@ -1,6 +1,6 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    adjudicate::allocator::keep_freed_memory();
+    adjudicate::allocator::configure();
     adjudicate::commands::main()
 }

@@ -192,24 +192,36 @@ impl ResultFile {
         struct Tail<'a> {
             garnets: &'a BTreeMap<PlayerId, i64>,
         }
-        let mut out = toml::to_string(&Head {
+        let head = toml::to_string(&Head {
             meta: &self.meta,
             public: &self.public,
         })
         .expect("results serialize");
         written.resize(self.private.len(), None);
-        for ((id, part), section) in self.private.iter().zip(written) {
-            out.push('\n');
-            out.push_str(&section.unwrap_or_else(|| private_section(id, &part.value())));
+        for ((id, part), section) in self.private.iter().zip(&mut written) {
+            section.get_or_insert_with(|| private_section(id, &part.value()));
         }
-        if !self.garnets.is_empty() {
-            out.push('\n');
-            out.push_str(
-                &toml::to_string(&Tail {
-                    garnets: &self.garnets,
-                })
-                .expect("results serialize"),
-            );
+        let tail = (!self.garnets.is_empty()).then(|| {
+            toml::to_string(&Tail {
+                garnets: &self.garnets,
+            })
+            .expect("results serialize")
+        });
+        // The sections are joined into a text of the exact size, each freed once copied: a
+        // large round's text would otherwise be copied as it grows, and be kept at up to twice
+        // its size beside every section.
+        let size = head.len()
+            + written.iter().flatten().map(|p| p.len() + 1).sum::<usize>()
+            + tail.as_ref().map_or(0, |t| t.len() + 1);
+        let mut out = String::with_capacity(size);
+        let parts = std::iter::once(head)
+            .chain(written.into_iter().flatten())
+            .chain(tail);
+        for (i, part) in parts.enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            out.push_str(&part);
         }
         out
     }

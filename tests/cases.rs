@@ -132,7 +132,7 @@ fn run_case<G: Game>(case: &Case) -> Vec<String> {
         .map(|id| {
             let mut p = player(id, 10);
             if let Some(extra) = case.extra.get(id).and_then(|e| e.as_table()) {
-                p.extra = extra.clone();
+                p.extra = extra.clone().into();
             }
             p
         })

@@ -53,7 +53,7 @@ pub fn player(id: &str, garnets: i64) -> adjudicate::config::PlayerConfig {
         chat: None,
         garnets,
         tokens_of_life: 0,
-        extra: toml::Table::new(),
+        extra: Default::default(),
         tz: None,
     }
 }

@@ -8,7 +8,7 @@ pub use schedule::Schedule;
 
 use crate::clock;
 use crate::error::{Error, Result};
-use crate::games::{GameId, Seat};
+use crate::games::{Extra, GameId, Seat};
 use crate::player_id::PlayerId;
 use jiff::tz::TimeZone;
 use schedule::{RawSchedule, parse_schedule};
@@ -40,7 +40,7 @@ pub struct PlayerConfig {
     /// player holding one cannot be picked for the Death Match.
     pub tokens_of_life: u32,
     /// Game-specific set-up keys (e.g. God Race `meadow`), checked by the engine.
-    pub extra: toml::Table,
+    pub extra: Extra,
     /// The player's own time zone (`tz = "America/New_York"`): every time they read is in it.
     pub tz: Option<TimeZone>,
 }
@@ -197,7 +197,7 @@ pub(crate) struct RawPlayer {
     tokens_of_life: i64,
     tz: Option<String>,
     #[serde(flatten)]
-    extra: toml::Table,
+    extra: Extra,
 }
 
 #[derive(Deserialize)]
@@ -222,7 +222,7 @@ pub(crate) fn parse_players(
     // would get each other's reports and have each other's messages filed as theirs.
     let mut emails: BTreeMap<String, PlayerId> = BTreeMap::new();
     let mut handles: BTreeMap<String, PlayerId> = BTreeMap::new();
-    let mut players = Vec::new();
+    let mut players = Vec::with_capacity(raw.len());
     for (i, p) in raw.into_iter().enumerate() {
         let key = format!("players[{i}]");
         if !seen.insert(p.id.clone()) {

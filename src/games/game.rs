@@ -29,7 +29,7 @@ pub struct Seat<'a> {
     pub id: &'a PlayerId,
     pub garnets: i64,
     pub tokens_of_life: u32,
-    pub extra: &'a toml::Table,
+    pub extra: &'a super::Extra,
 }
 
 /// A set-up problem in game.toml: the key (`options.rounds`, `players`) and what is wrong.

@@ -12,6 +12,7 @@ mod registry;
 
 pub mod bots;
 pub mod ending;
+mod extra;
 mod game;
 pub mod picture;
 mod private_part;
@@ -27,6 +28,7 @@ pub mod planar_control;
 pub mod room_swap;
 pub mod tribal_council;
 
+pub use extra::Extra;
 pub use game::*;
 pub use private_part::PrivatePart;
 pub use registry::{WithGame, WithMatch};

@@ -322,7 +322,7 @@ fn generated(k: usize, garnets: i64) -> Result<Vec<PlayerConfig>> {
             chat: None,
             garnets,
             tokens_of_life: 0,
-            extra: toml::Table::new(),
+            extra: Default::default(),
             tz: None,
         })
         .collect())

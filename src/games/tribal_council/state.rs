@@ -182,7 +182,7 @@ pub fn setup(setup: &Setup<'_>) -> Result<State, SetupError> {
 }
 
 /// One player's keys (`immune`, `idols`, …), each of the right type and range.
-fn player(i: usize, extra: &toml::Table) -> Result<PlayerState, SetupError> {
+fn player(i: usize, extra: &crate::games::Extra) -> Result<PlayerState, SetupError> {
     const KEYS: &[&str] = &[
         "immune",
         "idols",
