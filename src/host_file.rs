@@ -12,6 +12,22 @@ use toml::de::{DeTable, DeValue};
 pub mod memo;
 mod sections;
 
+/// A big host file's text from its parts (written one at a time, which is linear where the
+/// toml crate's whole document grew faster than that), each followed by a blank line but the
+/// last: joined into a text of exactly their size, each part freed once copied, so that the
+/// text is never held at twice its size nor grown by copies.
+pub fn join_parts(parts: Vec<String>) -> String {
+    let size = parts.iter().map(|p| p.len() + 1).sum::<usize>();
+    let mut out = String::with_capacity(size.saturating_sub(1));
+    for (i, part) in parts.into_iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&part);
+    }
+    out
+}
+
 /// Deserializes a host file; every key must be one `T` reads.
 pub fn parse<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T> {
     parse_allowing(path, text, &[])

@@ -127,8 +127,29 @@ impl Receipts {
         Ok(())
     }
 
+    /// The file's text: the same as one `toml::to_string` of the whole, written a receipt at a
+    /// time (`host_file::join_parts`).
     pub fn to_toml(&self) -> String {
-        toml::to_string(self).expect("receipts serialize")
+        #[derive(Serialize)]
+        struct One<'a> {
+            receipt: [&'a Receipt; 1],
+        }
+        if self.list.is_empty() {
+            // (`receipt = []`, which no receipt at a time writes)
+            return toml::to_string(self).expect("receipts serialize");
+        }
+        let parts = self
+            .list
+            .iter()
+            .map(|r| toml::to_string(&One { receipt: [r] }).expect("receipts serialize"))
+            .collect();
+        let text = crate::host_file::join_parts(parts);
+        debug_assert_eq!(
+            text,
+            toml::to_string(self).expect("receipts serialize"),
+            "receipts.toml a receipt at a time"
+        );
+        text
     }
 
     /// Plans round `round`'s receipts.toml, and its memo (`host_file::memo`) when it is big.
@@ -183,4 +204,45 @@ fn is_sha256(text: &str) -> bool {
         && text
             .bytes()
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn receipt(player: &str, n: u32) -> Receipt {
+        Receipt {
+            player: PlayerId::parse(player).unwrap(),
+            n,
+            at: "2026-12-01T10:00:00Z".into(),
+            reached: None,
+            sha256: "ab".repeat(32),
+            archived: None,
+            source: "file".into(),
+            reason: None,
+            message_id: None,
+            valid: true,
+            problems: vec![],
+            refused: false,
+            late: false,
+        }
+    }
+
+    #[test]
+    fn the_text_a_receipt_at_a_time_is_that_of_the_whole_and_reads_back() {
+        let mut odd = receipt("bob", 2);
+        odd.reached = Some("2026-12-01T09:59:00Z".into());
+        odd.reason = Some("sent by \"post\"\nlate".into());
+        odd.message_id = Some("<x@y>".into());
+        odd.problems = vec!["line 3: `rooom` is not a key".into()];
+        odd.valid = false;
+        odd.refused = true;
+        odd.late = true;
+        for list in [vec![], vec![receipt("ann", 1)], vec![receipt("ann", 1), odd]] {
+            let receipts = Receipts { list };
+            let text = receipts.to_toml();
+            assert_eq!(text, toml::to_string(&receipts).unwrap());
+            assert_eq!(toml::from_str::<Receipts>(&text).unwrap(), receipts);
+        }
+    }
 }

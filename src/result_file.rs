@@ -207,23 +207,11 @@ impl ResultFile {
             })
             .expect("results serialize")
         });
-        // The sections are joined into a text of the exact size, each freed once copied: a
-        // large round's text would otherwise be copied as it grows, and be kept at up to twice
-        // its size beside every section.
-        let size = head.len()
-            + written.iter().flatten().map(|p| p.len() + 1).sum::<usize>()
-            + tail.as_ref().map_or(0, |t| t.len() + 1);
-        let mut out = String::with_capacity(size);
         let parts = std::iter::once(head)
             .chain(written.into_iter().flatten())
-            .chain(tail);
-        for (i, part) in parts.enumerate() {
-            if i > 0 {
-                out.push('\n');
-            }
-            out.push_str(&part);
-        }
-        out
+            .chain(tail)
+            .collect();
+        crate::host_file::join_parts(parts)
     }
 
     /// What the templates see of the round itself (`game`).

@@ -48,6 +48,7 @@ impl<'de> Deserialize<'de> for Extra {
                     }
                 }
                 keys.sort_by(|a, b| a.0.cmp(&b.0));
+                keys.shrink_to_fit(); // kept as long as the game's set-up
                 Ok(Extra(keys))
             }
         }

@@ -52,6 +52,7 @@ pub fn encode<T: Serialize>(text: &str, value: &T, counts: &Counts) -> Option<Ve
         return None;
     }
     let mut out = header::<T>(text).into_bytes();
+    out.reserve(text.len()); // about the memo's size: not grown by copies
     serde_json::to_writer(&mut out, &Written { counts, value }).ok()?;
     Some(out)
 }

@@ -30,8 +30,7 @@ pub(super) fn origin_of<'a>(
 
 /// A version received this tick, to acknowledge once the tick knows whether it resolves.
 pub(super) struct Pending {
-    pub receipt: Receipt,
-    /// Its position among the round's receipts.
+    /// Its receipt's position among the round's receipts.
     pub seq: usize,
     pub outcome: Outcome,
     pub origin: Option<crate::ingest::Origin>,
@@ -45,11 +44,13 @@ struct How<'a> {
 }
 
 impl Mailer<'_> {
-    /// Acknowledges every version received this tick; `closing`: this tick resolves the round.
+    /// Acknowledges every version received this tick (`pending`, each with its receipt in
+    /// `receipts`); `closing`: this tick resolves the round.
     pub(super) fn acknowledge_all(
         &mut self,
         renderer: &Renderer,
         info: &GameInfo,
+        receipts: &[Receipt],
         pending: Vec<Pending>,
         closing: bool,
     ) -> Result<()> {
@@ -58,7 +59,8 @@ impl Mailer<'_> {
                 origin: p.origin.as_ref(),
                 closing,
             };
-            self.acknowledge(renderer, info, &p.receipt, p.seq, &p.outcome, how)?;
+            let receipt = &receipts[p.seq];
+            self.acknowledge(renderer, info, receipt, p.seq, &p.outcome, how)?;
         }
         Ok(())
     }

@@ -334,11 +334,13 @@ fn play_round<G: Game>(
     match resolve::due(ctx, opts, deadline, all_valid, paused) {
         Due::Waiting { until } => {
             mail.report.until = until;
-            mail.acknowledge_all(renderer, &info, received.pending, false)?;
+            let receipts = &received.receipts.list;
+            mail.acknowledge_all(renderer, &info, receipts, received.pending, false)?;
             Ok(None)
         }
         Due::Now { dated } => {
-            mail.acknowledge_all(renderer, &info, received.pending, true)?;
+            let receipts = &received.receipts.list;
+            mail.acknowledge_all(renderer, &info, receipts, received.pending, true)?;
             resolve::resolve_round::<G>(renderer, &mut mail, file, dated)
         }
     }

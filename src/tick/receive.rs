@@ -70,7 +70,6 @@ pub(super) fn receive<G: Game>(
             seq,
             outcome,
             origin: origin_of(&received.origins, &receipt).cloned(),
-            receipt,
         });
     }
     // The latest receipt of each player, by position: one lookup per file, whatever the size.
@@ -83,6 +82,7 @@ pub(super) fn receive<G: Game>(
         .collect();
     let arrivals = arrivals(opts, mail, round, &received, seen)?;
     let new_receipts = !arrivals.is_empty();
+    received.receipts.list.reserve_exact(arrivals.len());
     for arrival in arrivals {
         receive_one::<G>(opts, mail, file, round, &mut received, arrival)?;
     }
@@ -271,7 +271,6 @@ fn receive_one<G: Game>(
         problems: outcome.problems.len(),
     });
     received.pending.push(Pending {
-        receipt: receipt.clone(),
         seq: receipts.list.len(),
         outcome,
         origin,
