@@ -333,7 +333,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// Whether `path` already holds exactly `bytes`.
 pub fn unchanged(path: &Path, bytes: &[u8]) -> bool {
-    fs::read(path).is_ok_and(|old| old == bytes)
+    unchanged_parts(path, &[bytes])
+}
+
+/// Whether `path` already holds exactly `parts`, one after another.
+pub fn unchanged_parts(path: &Path, parts: &[&[u8]]) -> bool {
+    fs::read(path).is_ok_and(|old| {
+        let mut rest = &old[..];
+        old.len() == parts.iter().map(|p| p.len()).sum::<usize>()
+            && parts.iter().all(|part| {
+                let (head, tail) = rest.split_at(part.len());
+                rest = tail;
+                head == *part
+            })
+    })
 }
 
 /// The temp-file-and-rename write itself, without comparing first (for callers that already did,
@@ -373,12 +386,17 @@ pub fn write_public(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// `replace` with the given access.
 pub fn replace_as(path: &Path, bytes: &[u8], durable: bool, access: Access) -> Result<()> {
+    replace_parts_as(path, &[bytes], durable, access)
+}
+
+/// `replace_as`, the file being `parts` one after another.
+pub fn replace_parts_as(path: &Path, parts: &[&[u8]], durable: bool, access: Access) -> Result<()> {
     let folder = path.parent().unwrap_or(Path::new("."));
     // The folder usually exists: create it only when the temp file cannot be made without it.
-    let tmp = match write_temp(folder, bytes, durable, access) {
+    let tmp = match write_temp(folder, parts, durable, access) {
         Err(e) if e.kind() == ErrorKind::NotFound => {
             create_dir(folder)?;
-            write_temp(folder, bytes, durable, access)
+            write_temp(folder, parts, durable, access)
         }
         other => other,
     }
@@ -389,11 +407,12 @@ pub fn replace_as(path: &Path, bytes: &[u8], durable: bool, access: Access) -> R
     })
 }
 
-/// A new file `.adjudicate-<pid>-<n>` in `folder` holding `bytes` (owner-only unless `access`
-/// says everyone), synced if `durable`: one open, one write, one close.
+/// A new file `.adjudicate-<pid>-<n>` in `folder` holding `parts` (owner-only unless `access`
+/// says everyone), synced if `durable`: one open, one write (or a buffer's worth at a time, for
+/// many parts), one close.
 fn write_temp(
     folder: &Path,
-    bytes: &[u8],
+    parts: &[&[u8]],
     durable: bool,
     access: Access,
 ) -> std::io::Result<PathBuf> {
@@ -410,8 +429,7 @@ fn write_temp(
             Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
             other => other?,
         };
-        let written = file
-            .write_all(bytes)
+        let written = write_parts(&mut file, parts)
             .and_then(|()| if durable { file.sync_all() } else { Ok(()) });
         if let Err(e) = written {
             let _ = fs::remove_file(&tmp);
@@ -441,14 +459,32 @@ pub fn temp_dir_in(parent: &Path) -> Result<PathBuf> {
 
 /// A new file written in place (in a folder nobody sees yet: a staged folder of `Plan`).
 pub fn write_new(path: &Path, bytes: &[u8], access: Access) -> Result<()> {
+    write_new_parts(path, &[bytes], access)
+}
+
+/// `write_new`, the file being `parts` one after another.
+pub fn write_new_parts(path: &Path, parts: &[&[u8]], access: Access) -> Result<()> {
     let mut options = File::options();
     options.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, access.mode());
     options
         .open(path)
-        .and_then(|mut f| f.write_all(bytes))
+        .and_then(|mut f| write_parts(&mut f, parts))
         .map_err(|e| Error::io(path, e))
+}
+
+/// Writes `parts` one after another: a single part at once, many through a buffer (a
+/// 100,000-player result.toml is as many sections, and a write each would be as many calls).
+fn write_parts(file: &mut File, parts: &[&[u8]]) -> std::io::Result<()> {
+    match parts {
+        [one] => file.write_all(one),
+        _ => {
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+            parts.iter().try_for_each(|part| out.write_all(part))?;
+            out.flush()
+        }
+    }
 }
 
 pub fn create_dir(path: &Path) -> Result<()> {

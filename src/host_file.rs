@@ -12,17 +12,22 @@ use toml::de::{DeTable, DeValue};
 pub mod memo;
 mod sections;
 
-/// A big host file's text from its parts (written one at a time, which is linear where the
-/// toml crate's whole document grew faster than that), each followed by a blank line but the
-/// last: joined into a text of exactly their size, each part freed once copied, so that the
-/// text is never held at twice its size nor grown by copies.
+/// A big host file's sections, each written on its own (which is linear where the toml
+/// crate's whole document grew faster than that), as the parts of its text: each but the last
+/// followed by the blank line between sections. A tick writes the parts one after another
+/// (`Plan::file_parts`); `join_parts` makes them one text.
+pub fn parts_of(mut sections: Vec<String>) -> Vec<String> {
+    if let Some((_, before)) = sections.split_last_mut() {
+        before.iter_mut().for_each(|s| s.push('\n'));
+    }
+    sections
+}
+
+/// The text of `parts`, of exactly their size, each part freed once copied: never held at
+/// twice its size nor grown by copies.
 pub fn join_parts(parts: Vec<String>) -> String {
-    let size = parts.iter().map(|p| p.len() + 1).sum::<usize>();
-    let mut out = String::with_capacity(size.saturating_sub(1));
-    for (i, part) in parts.into_iter().enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
+    let mut out = String::with_capacity(parts.iter().map(String::len).sum());
+    for part in parts {
         out.push_str(&part);
     }
     out

@@ -3,7 +3,7 @@
 //! the previous state, and the next tick redoes the rest with the same bytes.
 
 use crate::error::Result;
-use crate::game_dir::{Access, create_dir, replace_as, unchanged};
+use crate::game_dir::{Access, create_dir, replace_as, replace_parts_as, unchanged_parts};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -31,9 +31,33 @@ enum Step {
     Dir(PathBuf),
     /// A new folder written early (`early_folder`): (where it goes, the temp folder holding it).
     Early(PathBuf, PathBuf),
-    File(PathBuf, Vec<u8>),
+    File(PathBuf, Body),
     /// Synced to disk before its rename: state.toml.
-    Durable(PathBuf, Vec<u8>),
+    Durable(PathBuf, Body),
+}
+
+/// A planned file's bytes: whole, or parts written one after another (`Plan::file_parts`: a
+/// big text made of sections, never joined in memory).
+#[derive(Debug)]
+enum Body {
+    Whole(Vec<u8>),
+    Parts(Vec<String>),
+}
+
+impl Body {
+    fn parts(&self) -> Vec<&[u8]> {
+        match self {
+            Body::Whole(bytes) => vec![bytes],
+            Body::Parts(parts) => parts.iter().map(|p| p.as_bytes()).collect(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Body::Whole(bytes) => bytes.len(),
+            Body::Parts(parts) => parts.iter().map(String::len).sum(),
+        }
+    }
 }
 
 impl Plan {
@@ -92,21 +116,31 @@ impl Plan {
 
     /// Plans a write unless the file already holds these bytes.
     pub fn file(&mut self, path: PathBuf, bytes: impl Into<Vec<u8>>) {
-        let bytes = bytes.into();
-        if !self.unchanged(&path, &bytes) {
-            self.steps.push(Step::File(path, bytes));
+        self.file_body(path, Body::Whole(bytes.into()));
+    }
+
+    /// Plans a write of `parts` one after another, unless the file already holds them: a big
+    /// text made of sections (a large round's result.toml) is never joined in memory.
+    pub fn file_parts(&mut self, path: PathBuf, parts: Vec<String>) {
+        self.file_body(path, Body::Parts(parts));
+    }
+
+    fn file_body(&mut self, path: PathBuf, body: Body) {
+        if !self.unchanged(&path, &body) {
+            self.steps.push(Step::File(path, body));
         }
     }
 
     /// Plans a write the caller knows to be a change (a file known not to exist, or whose
     /// content is known to differ): nothing is read back to compare.
     pub fn new_file(&mut self, path: PathBuf, bytes: impl Into<Vec<u8>>) {
-        self.steps.push(Step::File(path, bytes.into()));
+        self.steps.push(Step::File(path, Body::Whole(bytes.into())));
     }
 
     /// Plans a changed file that reaches the disk before it replaces the old one (state.toml).
     pub fn durable_file(&mut self, path: PathBuf, bytes: impl Into<Vec<u8>>) {
-        self.steps.push(Step::Durable(path, bytes.into()));
+        self.steps
+            .push(Step::Durable(path, Body::Whole(bytes.into())));
     }
 
     /// Plans a file of `.cache/` (a memo): written once everything else is, and not at all if it
@@ -125,9 +159,9 @@ impl Plan {
         known
     }
 
-    fn unchanged(&mut self, path: &Path, bytes: &[u8]) -> bool {
+    fn unchanged(&mut self, path: &Path, body: &Body) -> bool {
         let folder = path.parent().unwrap_or(Path::new("."));
-        self.exists(folder) && unchanged(path, bytes)
+        self.exists(folder) && unchanged_parts(path, &body.parts())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -139,7 +173,7 @@ impl Plan {
     pub fn entries(&self) -> impl Iterator<Item = (&Path, Option<usize>)> {
         self.steps.iter().map(|s| match s {
             Step::Dir(p) | Step::Early(p, _) => (p.as_path(), None),
-            Step::File(p, b) | Step::Durable(p, b) => (p.as_path(), Some(b.len())),
+            Step::File(p, body) | Step::Durable(p, body) => (p.as_path(), Some(body.len())),
         })
     }
 
@@ -161,13 +195,13 @@ impl Plan {
                     staged.folders.push((to, temp));
                 }
                 // planned only if different: no second comparison
-                Step::File(p, bytes) => match staged.inside(&p) {
-                    Some(path) => write_new(&path, &bytes, self.access)?,
-                    None => replace_as(&p, &bytes, false, self.access)?,
+                Step::File(p, body) => match staged.inside(&p) {
+                    Some(path) => write_new(&path, &body.parts(), self.access)?,
+                    None => replace_parts_as(&p, &body.parts(), false, self.access)?,
                 },
-                Step::Durable(p, bytes) => {
+                Step::Durable(p, body) => {
                     staged.publish()?;
-                    replace_as(&p, &bytes, true, self.access)?
+                    replace_parts_as(&p, &body.parts(), true, self.access)?
                 }
             }
         }
@@ -213,7 +247,7 @@ pub struct EarlyFolder {
 impl EarlyFolder {
     /// Writes the new file `name` into the folder.
     pub fn write(&self, name: &str, bytes: &[u8]) -> Result<()> {
-        write_new(&self.temp.join(name), bytes, self.access)
+        write_new(&self.temp.join(name), &[bytes], self.access)
     }
 }
 
@@ -274,8 +308,8 @@ impl Drop for Staged {
 }
 
 /// A file in a staged folder: nobody else sees the folder yet, so it is written in place.
-fn write_new(path: &Path, bytes: &[u8], access: Access) -> Result<()> {
-    crate::game_dir::write_new(path, bytes, access)
+fn write_new(path: &Path, parts: &[&[u8]], access: Access) -> Result<()> {
+    crate::game_dir::write_new_parts(path, parts, access)
 }
 
 #[cfg(test)]
@@ -319,6 +353,42 @@ mod tests {
         );
         assert_eq!(std::fs::read(round.join("private/bob.txt")).unwrap(), b"b");
         assert_eq!(std::fs::read(tmp.path().join("state.toml")).unwrap(), b"s");
+    }
+
+    #[test]
+    fn a_file_planned_in_parts_is_them_one_after_another_and_unchanged_parts_plan_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("result.toml");
+        let parts = || {
+            vec![
+                "[meta]\n\n".to_owned(),
+                String::new(),
+                "[b]\nx = 1\n".into(),
+            ]
+        };
+        let mut plan = Plan::for_tick(false);
+        plan.file_parts(path.clone(), parts());
+        assert_eq!(plan.entries().next(), Some((path.as_path(), Some(18))));
+        plan.commit().unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "[meta]\n\n[b]\nx = 1\n"
+        );
+        // the same bytes cut elsewhere are the same file; one byte more is not
+        let mut again = Plan::for_tick(false);
+        again.file_parts(
+            path.clone(),
+            vec!["[meta]\n\n[b]".into(), "\nx = 1\n".into()],
+        );
+        assert!(again.is_empty(), "unchanged");
+        again.file_parts(
+            path.clone(),
+            vec!["[meta]\n\n[b]\nx = 1\n".into(), "\n".into()],
+        );
+        assert!(!again.is_empty(), "longer");
+        let mut shorter = Plan::for_tick(false);
+        shorter.file_parts(path.clone(), vec!["[meta]\n".into()]);
+        assert!(!shorter.is_empty(), "shorter");
     }
 
     #[test]

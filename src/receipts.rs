@@ -128,7 +128,7 @@ impl Receipts {
     }
 
     /// The file's text: the same as one `toml::to_string` of the whole, written a receipt at a
-    /// time (`host_file::join_parts`).
+    /// time (`host_file::parts_of`).
     pub fn to_toml(&self) -> String {
         #[derive(Serialize)]
         struct One<'a> {
@@ -138,12 +138,12 @@ impl Receipts {
             // (`receipt = []`, which no receipt at a time writes)
             return toml::to_string(self).expect("receipts serialize");
         }
-        let parts = self
+        let sections = self
             .list
             .iter()
             .map(|r| toml::to_string(&One { receipt: [r] }).expect("receipts serialize"))
             .collect();
-        let text = crate::host_file::join_parts(parts);
+        let text = crate::host_file::join_parts(crate::host_file::parts_of(sections));
         debug_assert_eq!(
             text,
             toml::to_string(self).expect("receipts serialize"),
@@ -238,7 +238,11 @@ mod tests {
         odd.valid = false;
         odd.refused = true;
         odd.late = true;
-        for list in [vec![], vec![receipt("ann", 1)], vec![receipt("ann", 1), odd]] {
+        for list in [
+            vec![],
+            vec![receipt("ann", 1)],
+            vec![receipt("ann", 1), odd],
+        ] {
             let receipts = Receipts { list };
             let text = receipts.to_toml();
             assert_eq!(text, toml::to_string(&receipts).unwrap());

@@ -158,7 +158,7 @@ impl ReplayOutcome {
         let then = ctx.renderer_for(result.held(), renderer)?;
         let (reports, text) =
             result.render_with_text::<G>(ctx, then.as_ref().unwrap_or(renderer), None, |_| true)?;
-        self.compare(&path, text.as_bytes())?;
+        self.compare(&path, crate::host_file::join_parts(text).as_bytes())?;
         self.compare(&folder.join("public.txt"), reports.public.as_bytes())?;
         for (player, text) in &reports.private {
             let path = folder.join("private").join(format!("{player}.txt"));

@@ -177,12 +177,12 @@ impl ResultFile {
     /// The file's text. Serialized a player at a time: the same text as one `toml::to_string`
     /// of the whole, but linear in players (the whole document at once grew faster than that).
     pub fn to_toml(&self) -> String {
-        self.toml_with(Vec::new())
+        crate::host_file::join_parts(self.toml_parts(Vec::new()))
     }
 
-    /// `to_toml`, with the `[private.<id>]` sections already written (`private_section`) where
-    /// `written[i]` holds the section of the player at index `i` of `private`.
-    fn toml_with(&self, mut written: Vec<Option<String>>) -> String {
+    /// `to_toml` in parts (`host_file::parts_of`), with the `[private.<id>]` sections already written (`private_section`) where `written[i]`
+    /// holds the section of the player at index `i` of `private`.
+    fn toml_parts(&self, mut written: Vec<Option<String>>) -> Vec<String> {
         #[derive(Serialize)]
         struct Head<'a> {
             meta: &'a Meta,
@@ -207,11 +207,12 @@ impl ResultFile {
             })
             .expect("results serialize")
         });
-        let parts = std::iter::once(head)
-            .chain(written.into_iter().flatten())
-            .chain(tail)
-            .collect();
-        crate::host_file::join_parts(parts)
+        crate::host_file::parts_of(
+            std::iter::once(head)
+                .chain(written.into_iter().flatten())
+                .chain(tail)
+                .collect(),
+        )
     }
 
     /// What the templates see of the round itself (`game`).
@@ -263,7 +264,8 @@ impl ResultFile {
         })
     }
 
-    /// The reports and the file's text (`to_toml`), as a tick writes them: each player's part
+    /// The reports and the file's text (`to_toml`) in parts (`toml_parts`: a large round's text
+    /// is written from its sections, never joined in memory), as a tick writes them: each player's part
     /// is built once, by the thread that renders their report, which writes the report as
     /// `<id>.txt` into `folder` if there is one (a tick's new `private/`, `Plan::early_folder`)
     /// and the player's `[private.<id>]` section; only the reports `keep` asks for are kept
@@ -275,7 +277,7 @@ impl ResultFile {
         renderer: &Renderer,
         folder: Option<&EarlyFolder>,
         keep: impl Fn(&PlayerId) -> bool + Sync,
-    ) -> Result<(Reports, String)> {
+    ) -> Result<(Reports, Vec<String>)> {
         let (public, each) = self.render_each::<G, _>(ctx, renderer, |id, text, part| {
             if let Some(folder) = folder {
                 folder.write(&format!("{id}.txt"), text.as_bytes())?;
@@ -296,8 +298,7 @@ impl ResultFile {
                 private.insert(id, text);
             }
         }
-        let text = self.toml_with(written);
-        Ok((Reports { public, private }, text))
+        Ok((Reports { public, private }, self.toml_parts(written)))
     }
 
     /// The public announcement, and `each` of every player's private report (with the player's

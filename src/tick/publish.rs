@@ -60,7 +60,8 @@ pub(super) fn publish<G: Game>(
     } else {
         ctx.undos(result.meta.index)
     };
-    mail.plan.file(folder.join("result.toml"), result_text);
+    mail.plan
+        .file_parts(folder.join("result.toml"), result_text);
     mail.plan
         .file(folder.join("public.txt"), reports.public.clone());
     // The announcement is one message (to the list, or by Bcc in batches), never one per player.
