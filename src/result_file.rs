@@ -180,8 +180,9 @@ impl ResultFile {
         crate::host_file::join_parts(self.toml_parts(Vec::new()))
     }
 
-    /// `to_toml` in parts (`host_file::parts_of`), with the `[private.<id>]` sections already written (`private_section`) where `written[i]`
-    /// holds the section of the player at index `i` of `private`.
+    /// `to_toml` in parts (`host_file::parts_of`), with the `[private.<id>]` sections already
+    /// written (`private_section`) where `written[i]` holds the section of the player at index
+    /// `i` of `private`.
     fn toml_parts(&self, mut written: Vec<Option<String>>) -> Vec<String> {
         #[derive(Serialize)]
         struct Head<'a> {
@@ -264,13 +265,13 @@ impl ResultFile {
         })
     }
 
-    /// The reports and the file's text (`to_toml`) in parts (`toml_parts`: a large round's text
-    /// is written from its sections, never joined in memory), as a tick writes them: each player's part
-    /// is built once, by the thread that renders their report, which writes the report as
-    /// `<id>.txt` into `folder` if there is one (a tick's new `private/`, `Plan::early_folder`)
-    /// and the player's `[private.<id>]` section; only the reports `keep` asks for are kept
-    /// (those to be mailed or written later), so a large round holds neither every player's
-    /// tree nor every report at once.
+    /// The reports and the file's text (`to_toml`) in parts (`toml_parts`: a large round's
+    /// text is written from its sections, never joined in memory), as a tick writes them: each
+    /// player's part is built once, by the thread that renders their report, which writes the
+    /// report as `<id>.txt` into `folder` if there is one (a tick's new `private/`,
+    /// `Plan::early_folder`) and the player's `[private.<id>]` section; only the reports `keep`
+    /// asks for are kept (those to be mailed or written later), so a large round holds neither
+    /// every player's tree nor every report at once.
     pub fn render_with_text<G: Game>(
         &self,
         ctx: &GameContext,

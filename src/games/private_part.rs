@@ -23,7 +23,7 @@ pub struct PrivatePart {
 /// row `i` of every player's structs, kept together (`PrivatePart::rows`).
 #[derive(Clone)]
 enum Source {
-    Built(serde_json::Value),
+    Object(serde_json::Value),
     One(Arc<dyn Typed>),
     Row(Arc<dyn Rows>, usize),
 }
@@ -85,7 +85,7 @@ impl PrivatePart {
     /// now from the engine's struct (and not kept: read it once where it is needed twice).
     pub fn value(&self) -> Cow<'_, serde_json::Value> {
         match &self.source {
-            Source::Built(json) => Cow::Borrowed(json),
+            Source::Object(json) => Cow::Borrowed(json),
             Source::One(typed) => Cow::Owned(typed.json()),
             Source::Row(rows, i) => Cow::Owned(rows.json_at(*i)),
         }
@@ -100,7 +100,7 @@ impl PrivatePart {
 impl Default for PrivatePart {
     fn default() -> PrivatePart {
         PrivatePart {
-            source: Source::Built(serde_json::Value::Object(serde_json::Map::new())),
+            source: Source::Object(serde_json::Value::Object(serde_json::Map::new())),
         }
     }
 }
@@ -127,7 +127,7 @@ impl<'de> serde::Deserialize<'de> for PrivatePart {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<PrivatePart, D::Error> {
         let map = serde_json::Map::deserialize(d)?;
         Ok(PrivatePart {
-            source: Source::Built(serde_json::Value::Object(map)),
+            source: Source::Object(serde_json::Value::Object(map)),
         })
     }
 }
