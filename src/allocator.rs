@@ -14,6 +14,19 @@ unsafe extern "C" {
     fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
 }
 
+/// `PR_SET_THP_DISABLE` and `PR_GET_THP_DISABLE` (linux/prctl.h).
+#[cfg(target_os = "linux")]
+const PR_SET_THP_DISABLE: std::ffi::c_int = 41;
+#[cfg(all(target_os = "linux", test))]
+const PR_GET_THP_DISABLE: std::ffi::c_int = 42;
+
+#[cfg(target_os = "linux")]
+unsafe extern "C" {
+    /// Linux's process controls; the THP options take four more arguments, all 0 but the first
+    /// of a set (the kernel refuses the call otherwise).
+    fn prctl(option: std::ffi::c_int, ...) -> std::ffi::c_int;
+}
+
 /// How a command uses memory, set first thing by `main` (and by the benches, to measure what
 /// runs): freed memory is kept, and pages are the kernel's small ones.
 pub fn configure() {
@@ -45,11 +58,6 @@ fn keep_freed_memory() {
 fn no_transparent_huge_pages() {
     #[cfg(target_os = "linux")]
     {
-        /// `PR_SET_THP_DISABLE` (linux/prctl.h).
-        const PR_SET_THP_DISABLE: std::ffi::c_int = 41;
-        unsafe extern "C" {
-            fn prctl(option: std::ffi::c_int, ...) -> std::ffi::c_int;
-        }
         // SAFETY: sets a flag of this process (the other arguments must be 0); the call cannot
         // touch memory. A kernel without it refuses (-1), and the command runs as before.
         unsafe {
@@ -68,14 +76,10 @@ mod tests {
         assert_eq!(unsafe { super::mi_option_get(super::PURGE_DELAY) }, -1);
         #[cfg(target_os = "linux")]
         {
-            const PR_GET_THP_DISABLE: std::ffi::c_int = 42;
-            unsafe extern "C" {
-                fn prctl(option: std::ffi::c_int, ...) -> std::ffi::c_int;
-            }
             // SAFETY: reads a flag of this process.
-            // (the kernel refuses the call unless every other argument is 0)
             let zero: std::ffi::c_ulong = 0;
-            let disabled = unsafe { prctl(PR_GET_THP_DISABLE, zero, zero, zero, zero) };
+            let disabled =
+                unsafe { super::prctl(super::PR_GET_THP_DISABLE, zero, zero, zero, zero) };
             assert_eq!(
                 disabled, 1,
                 "transparent huge pages are off for the process"

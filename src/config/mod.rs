@@ -375,6 +375,11 @@ impl GameConfig {
         self.index.get(id).map(|i| &self.players[*i])
     }
 
+    /// The players in id order (`players` is in the roster's).
+    pub fn players_by_id(&self) -> impl Iterator<Item = &PlayerConfig> {
+        self.index.values().map(|i| &self.players[*i])
+    }
+
     /// The player a command line names (`bob`), if the game has them.
     pub fn known_player(&self, text: &str) -> Option<PlayerId> {
         PlayerId::named(text).filter(|id| self.player(id).is_some())

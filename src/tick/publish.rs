@@ -49,9 +49,8 @@ pub(super) fn publish<G: Game>(
     let early = mail.plan.early_folder(private_dir.clone())?;
     // Only the reports still to be mailed or written are kept once rendered.
     let mailing = ctx.config.mail.transport.queues();
-    let keep = |player: &PlayerId| {
-        early.is_none() || mailing || crate::mail::chat::by_chat(&ctx.config, player)
-    };
+    let mailed = |player: &PlayerId| mailing || crate::mail::chat::by_chat(&ctx.config, player);
+    let keep = |player: &PlayerId| early.is_none() || mailed(player);
     let (reports, result_text) =
         result.render_with_text::<G>(ctx, renderer, early.as_ref(), keep)?;
     // a round resolved again after an undo is mailed under new names
@@ -103,7 +102,7 @@ pub(super) fn publish<G: Game>(
         mail.plan.dir(private_dir.clone());
     }
     for (player, text) in reports.private {
-        if mailing || crate::mail::chat::by_chat(&ctx.config, &player) {
+        if mailed(&player) {
             mail.queue(Mail {
                 round,
                 kind: private_kind,
@@ -130,14 +129,15 @@ fn bcc_batches(mail: &mut Mailer<'_>) -> Vec<Recipient> {
     if !config.mail.transport.queues() {
         return Vec::new();
     }
-    let mut players: Vec<&PlayerId> = config.players.iter().map(|p| &p.id).collect();
-    players.sort();
     let mut mailed = Vec::new();
-    for id in players.into_iter().filter(|id| mail.ctx.left(id).is_none()) {
-        if config.player(id).is_some_and(|p| p.email.is_some()) {
-            mailed.push(id.clone());
+    for p in config
+        .players_by_id()
+        .filter(|p| mail.ctx.left(&p.id).is_none())
+    {
+        if p.email.is_some() {
+            mailed.push(p.id.clone());
         } else {
-            mail.report.unmailed.insert(id.clone());
+            mail.report.unmailed.insert(p.id.clone());
         }
     }
     crate::mail::outbox::batches(&mailed, config.mail.bcc_batch)
