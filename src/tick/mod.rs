@@ -120,14 +120,16 @@ pub fn tick_early<G: Game>(
     }
     let mut plan = Plan::for_tick(opts.dry_run);
     let mut report = TickReport::default();
-    let loaded = ctx.load_state_read::<G>(|text| early.and_then(|e| e.take(text)))?;
-    let mut file = match &loaded {
+    let as_read = ctx.load_state_read::<G>(|text| early.and_then(|e| e.take(text)))?;
+    let file = match &as_read {
         Some(f) => f.clone(),
         None => {
             report.set_up = true;
             StateFile::new(ctx, 0, setup::<G>(ctx)?)
         }
     };
+    let mut working = Working { file, as_read };
+    let file = &mut working.file;
     report.round = G::round(&file.game);
     report.over = G::is_over(&file.game);
     if !opts.dry_run {
@@ -153,15 +155,16 @@ pub fn tick_early<G: Game>(
             opts,
             &renderer,
             &mut plan,
-            &mut file,
+            &mut working,
             &mut report,
             &mut seen,
         )?;
     }
     // state.toml last: everything it refers to is on disk before it; written only when the
     // state changed (so its bytes did too).
-    if loaded.as_ref() != Some(&file) {
-        plan_state(ctx, &mut plan, &file, text);
+    let file = &working.file;
+    if working.changed() {
+        plan_state(ctx, &mut plan, file, text);
     }
     if opts.dry_run {
         report.planned = plan.entries().map(|(p, n)| (p.to_path_buf(), n)).collect();
@@ -294,6 +297,27 @@ pub fn setup<G: Game>(ctx: &GameContext) -> Result<G::State> {
     G::setup(&setup).map_err(|e| Error::invalid(ctx.dir.game_toml(), e.key, e.message))
 }
 
+/// The state a tick works on, and state.toml as read while the two may still be equal.
+struct Working<S> {
+    file: StateFile<S>,
+    /// Kept only to tell whether the tick changed the state; `None` once it surely has (a
+    /// round resolved) or when there was no file.
+    as_read: Option<StateFile<S>>,
+}
+
+impl<S: PartialEq> Working<S> {
+    /// A round resolves: its state will never be the one read (one more round is played), so
+    /// the copy is freed before the reports are rendered, where a large tick's memory peaks.
+    fn resolving(&mut self) {
+        self.as_read = None;
+    }
+
+    /// Whether state.toml is to be written.
+    fn changed(&self) -> bool {
+        self.as_read.as_ref() != Some(&self.file)
+    }
+}
+
 /// One round's work, in its four stages: receive, answer, resolve (when due), publish. Returns
 /// state.toml's text when resolving made it already (`resolve::resolve_round`).
 fn play_round<G: Game>(
@@ -301,10 +325,11 @@ fn play_round<G: Game>(
     opts: &TickOptions,
     renderer: &Renderer,
     plan: &mut Plan,
-    file: &mut StateFile<G::State>,
+    working: &mut Working<G::State>,
     report: &mut TickReport,
     seen: &mut crate::tick_cache::Seen,
 ) -> Result<Option<StateText>> {
+    let file = &mut working.file;
     let round = G::round(&file.game);
     let index = G::rounds_played(&file.game);
     let info = ctx.game_info(round, index, None);
@@ -341,7 +366,8 @@ fn play_round<G: Game>(
         Due::Now { dated } => {
             let receipts = &received.receipts.list;
             mail.acknowledge_all(renderer, &info, receipts, received.pending, true)?;
-            resolve::resolve_round::<G>(renderer, &mut mail, file, dated)
+            working.resolving();
+            resolve::resolve_round::<G>(renderer, &mut mail, &mut working.file, dated)
         }
     }
 }

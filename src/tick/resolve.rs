@@ -69,6 +69,12 @@ pub(super) fn resolve_round<G: Game>(
     let index = G::rounds_played(&file.game);
     // `file` becomes the next round's, in place, as `StateFile::new` would make it
     let resolved = super::apply::resolve_with_host::<G>(ctx, &mut file.game)?;
+    // (what lets the tick write state.toml without comparing it with the state as read)
+    debug_assert_eq!(
+        G::rounds_played(&file.game),
+        index + 1,
+        "a resolution plays a round"
+    );
     file.receipts_applied = 0;
     file.seed = Some(ctx.config.seed);
     file.opened = Some(dated.as_second());
