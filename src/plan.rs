@@ -21,7 +21,8 @@ pub struct Plan {
     /// Whether a new folder's files may be written before `commit` (`early_folder`): a tick's
     /// plan (which stages new folders), unless it is a dry run.
     early: bool,
-    /// Files of `.cache/` (`cache_file`): written after everything else, best effort.
+    /// Files of `.cache/` (`cache_file`) of a plan that does not write early: written after
+    /// everything else, best effort.
     cache: Vec<(PathBuf, Vec<u8>)>,
     early_temps: EarlyTemps,
 }
@@ -143,10 +144,18 @@ impl Plan {
             .push(Step::Durable(path, Body::Whole(bytes.into())));
     }
 
-    /// Plans a file of `.cache/` (a memo): written once everything else is, and not at all if it
-    /// cannot be (a cache only saves work); not among the `entries` a dry run lists.
+    /// Plans a file of `.cache/` (a memo), not at all written if it cannot be (a cache only
+    /// saves work) and not among the `entries` a dry run lists. A memo names the sha256 of the
+    /// text it stands for (`host_file::memo`): one that reaches the disk before its text, or
+    /// without it (a run killed or failing before the commit), is a miss, never a wrong value.
+    /// So a tick's plan writes it at once instead of holding its bytes until the commit, when
+    /// a large tick's memory peaks; other plans write it after everything else.
     pub fn cache_file(&mut self, path: PathBuf, bytes: Vec<u8>) {
-        self.cache.push((path, bytes));
+        if self.early {
+            let _ = replace_as(&path, &bytes, false, self.access);
+        } else {
+            self.cache.push((path, bytes));
+        }
     }
 
     /// Whether a folder existed before this plan (looked up once per folder).
