@@ -336,6 +336,35 @@ mod tests {
     }
 
     #[test]
+    fn a_ticks_memo_is_written_at_once_others_at_the_commit_and_a_dry_runs_never() {
+        let tmp = tempfile::tempdir().unwrap();
+        let memo = |name: &str| tmp.path().join(".cache/parsed").join(name);
+        let mut tick = Plan::for_tick(false);
+        tick.cache_file(memo("tick"), b"t".to_vec());
+        // on disk before the commit, holding nothing back
+        assert_eq!(std::fs::read(memo("tick")).unwrap(), b"t");
+        assert!(tick.cache.is_empty());
+        tick.commit().unwrap();
+        assert_eq!(std::fs::read(memo("tick")).unwrap(), b"t");
+
+        let mut other = Plan::default();
+        other.cache_file(memo("other"), b"o".to_vec());
+        assert!(!memo("other").exists(), "written after everything else");
+        other.commit().unwrap();
+        assert_eq!(std::fs::read(memo("other")).unwrap(), b"o");
+
+        let mut dry = Plan::for_tick(true);
+        dry.cache_file(memo("dry"), b"d".to_vec());
+        assert_eq!(
+            dry.entries().count(),
+            0,
+            "a memo is not among a dry run's writes"
+        );
+        drop(dry);
+        assert!(!memo("dry").exists());
+    }
+
+    #[test]
     fn an_early_folder_is_seen_only_once_committed_and_before_the_durable_file() {
         let tmp = tempfile::tempdir().unwrap();
         let round = tmp.path().join("rounds/001");
