@@ -42,20 +42,24 @@ mkdir -p "$outputs"
 (cd "$probe" && find . -path ./.cache -prune -o -type f -newer "$work/mark" -exec cp --parents -t "$outputs" {} +)
 files=$(find "$outputs" -type f | wc -l)
 
-now_ns() { date +%s%N; }
-time_runs() { # command… (called with the run number)
-  local start end
-  start=$(now_ns)
-  for i in $(seq "$runs"); do "$@" "$i"; done
-  end=$(now_ns)
-  echo $(( (end - start) / runs / 1000 ))
+# Each run timed alone, the floor and the tick alternating, so that a slow stretch of the
+# machine falls on both; the medians are compared. The game is copied for each tick before any
+# clock starts, and the clock is bash's own ($EPOCHREALTIME: no process started to read it).
+for i in $(seq "$runs"); do cp -r "$base" "$work/tick-$i"; done
+micros() { # START END (seconds with a fraction) -> whole microseconds between them
+  awk -v s="$1" -v e="$2" 'BEGIN { printf "%d\n", (e - s) * 1000000 }'
 }
-floor_write() { "$floor" write "$outputs" "$work/floor-$1" 2>/dev/null; }
-one_tick() { cp -r "$base" "$work/tick-$1"; "$bin" round "$work/tick-$1" --now "$due" -q; }
-copy_only() { cp -r "$base" "$work/pre-$1"; }
-
-t_floor=$(time_runs floor_write)
-t_copy=$(time_runs copy_only)
-t_tick=$(( $(time_runs one_tick) - t_copy ))
+floor_us=() tick_us=()
+for i in $(seq "$runs"); do
+  start=$EPOCHREALTIME
+  "$floor" write "$outputs" "$work/floor-$i" 2>/dev/null
+  floor_us+=("$(micros "$start" "$EPOCHREALTIME")")
+  start=$EPOCHREALTIME
+  "$bin" round "$work/tick-$i" --now "$due" -q
+  tick_us+=("$(micros "$start" "$EPOCHREALTIME")")
+done
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+t_floor=$(median "${floor_us[@]}")
+t_tick=$(median "${tick_us[@]}")
 awk -v t="$t_tick" -v f="$t_floor" -v n="$files" -v r="$runs" 'BEGIN {
-  printf "  resolving tick %6d us; floor (writing its %d files) %6d us; ratio %.2fx (target 1.5x; mean of %d)\n", t, n, f, t / f, r }'
+  printf "  resolving tick %6d us; floor (writing its %d files) %6d us; ratio %.2fx (target 1.5x; median of %d, alternating)\n", t, n, f, t / f, r }'
