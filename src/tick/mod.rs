@@ -120,15 +120,7 @@ pub fn tick_early<G: Game>(
     }
     let mut plan = Plan::for_tick(opts.dry_run);
     let mut report = TickReport::default();
-    let as_read = ctx.load_state_read::<G>(|text| early.and_then(|e| e.take(text)))?;
-    let file = match &as_read {
-        Some(f) => f.clone(),
-        None => {
-            report.set_up = true;
-            StateFile::new(ctx, 0, setup::<G>(ctx)?)
-        }
-    };
-    let mut working = Working { file, as_read };
+    let mut working = load_working::<G>(ctx, early, &mut report)?;
     let file = &mut working.file;
     report.round = G::round(&file.game);
     report.over = G::is_over(&file.game);
@@ -303,6 +295,24 @@ struct Working<S> {
     /// Kept only to tell whether the tick changed the state; `None` once it surely has (a
     /// round resolved) or when there was no file.
     as_read: Option<StateFile<S>>,
+}
+
+/// state.toml as read (`early`: read ahead), and the state to work on: a copy of it, or a new
+/// game's set-up (`report.set_up`) when there is no file yet.
+fn load_working<G: Game>(
+    ctx: &GameContext,
+    early: Option<crate::early_state::EarlyState>,
+    report: &mut TickReport,
+) -> Result<Working<G::State>> {
+    let as_read = ctx.load_state_read::<G>(|text| early.and_then(|e| e.take(text)))?;
+    let file = match &as_read {
+        Some(f) => f.clone(),
+        None => {
+            report.set_up = true;
+            StateFile::new(ctx, 0, setup::<G>(ctx)?)
+        }
+    };
+    Ok(Working { file, as_read })
 }
 
 impl<S: PartialEq> Working<S> {
