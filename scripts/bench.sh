@@ -44,19 +44,17 @@ files=$(find "$outputs" -type f | wc -l)
 
 # Each run timed alone, the floor and the tick alternating, so that a slow stretch of the
 # machine falls on both; the medians are compared. The game is copied for each tick before any
-# clock starts, and the clock is bash's own ($EPOCHREALTIME: no process started to read it).
+# clock starts, and the clock is bash's own ($EPOCHREALTIME, read as whole microseconds: no
+# process is started to read it, before or after a run).
 for i in $(seq "$runs"); do cp -r "$base" "$work/tick-$i"; done
-micros() { # START END (seconds with a fraction) -> whole microseconds between them
-  awk -v s="$1" -v e="$2" 'BEGIN { printf "%d\n", (e - s) * 1000000 }'
-}
 floor_us=() tick_us=()
 for i in $(seq "$runs"); do
-  start=$EPOCHREALTIME
+  start=${EPOCHREALTIME/[.,]/}
   "$floor" write "$outputs" "$work/floor-$i" 2>/dev/null
-  floor_us+=("$(micros "$start" "$EPOCHREALTIME")")
-  start=$EPOCHREALTIME
+  floor_us+=($(( ${EPOCHREALTIME/[.,]/} - start )))
+  start=${EPOCHREALTIME/[.,]/}
   "$bin" round "$work/tick-$i" --now "$due" -q
-  tick_us+=("$(micros "$start" "$EPOCHREALTIME")")
+  tick_us+=($(( ${EPOCHREALTIME/[.,]/} - start )))
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 t_floor=$(median "${floor_us[@]}")
