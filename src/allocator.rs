@@ -51,12 +51,13 @@ fn keep_freed_memory() {
 }
 
 /// With transparent huge pages, the first byte a command touches in a 2 MiB stretch costs the
-/// whole stretch: a tenth of a 10,000-player tick's peak memory, and zeroing 2 MiB before `main`
-/// (the first allocation) was a tenth of a six-player tick. mimalloc is built without asking for
-/// them (its `no_thp` feature: no `madvise(MADV_HUGEPAGE)` on its arena), which is enough where
-/// the kernel gives them only to who asks (`madvise`, Debian's default); on a kernel set to give
-/// them to every process (`always`), the kernel's switch, set here, holds for every page touched
-/// from now on. (mimalloc's own `allow_thp` option is read before `main`, too late to set.)
+/// whole stretch: a tenth of a 10,000-player tick's peak memory, and 2 MiB zeroed before `main`
+/// (the first allocation) that a small command does not need (its time is the same within
+/// noise: small page faults instead). mimalloc is built without asking for them (its `no_thp`
+/// feature: no `madvise(MADV_HUGEPAGE)` on its arena), which is enough where the kernel gives
+/// them only to who asks (`madvise`, Debian's default); on a kernel set to give them to every
+/// process (`always`), the kernel's switch, set here, holds for every page touched from now on.
+/// (mimalloc's own `allow_thp` option is read before `main`, too late to set.)
 fn no_transparent_huge_pages() {
     #[cfg(target_os = "linux")]
     {
