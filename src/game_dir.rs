@@ -457,13 +457,9 @@ pub fn temp_dir_in(parent: &Path) -> Result<PathBuf> {
     }
 }
 
-/// A new file written in place (in a folder nobody sees yet: a staged folder of `Plan`).
-pub fn write_new(path: &Path, bytes: &[u8], access: Access) -> Result<()> {
-    write_new_parts(path, &[bytes], access)
-}
-
-/// `write_new`, the file being `parts` one after another.
-pub fn write_new_parts(path: &Path, parts: &[&[u8]], access: Access) -> Result<()> {
+/// A new file written in place (in a folder nobody sees yet: a staged folder of `Plan`), its
+/// bytes `parts` one after another.
+pub fn write_new(path: &Path, parts: &[&[u8]], access: Access) -> Result<()> {
     let mut options = File::options();
     options.write(true).create_new(true);
     #[cfg(unix)]

@@ -3,7 +3,9 @@
 //! the previous state, and the next tick redoes the rest with the same bytes.
 
 use crate::error::Result;
-use crate::game_dir::{Access, create_dir, replace_as, replace_parts_as, unchanged_parts};
+use crate::game_dir::{
+    Access, create_dir, replace_as, replace_parts_as, unchanged_parts, write_new,
+};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -152,7 +154,7 @@ impl Plan {
     /// a large tick's memory peaks; other plans write it after everything else.
     pub fn cache_file(&mut self, path: PathBuf, bytes: Vec<u8>) {
         if self.early {
-            let _ = replace_as(&path, &bytes, false, self.access);
+            write_memo(&path, &bytes, self.access);
         } else {
             self.cache.push((path, bytes));
         }
@@ -205,6 +207,7 @@ impl Plan {
                 }
                 // planned only if different: no second comparison
                 Step::File(p, body) => match staged.inside(&p) {
+                    // nobody else sees a staged folder yet: its files are written in place
                     Some(path) => write_new(&path, &body.parts(), self.access)?,
                     None => replace_parts_as(&p, &body.parts(), false, self.access)?,
                 },
@@ -216,7 +219,7 @@ impl Plan {
         }
         staged.publish()?;
         for (path, bytes) in self.cache {
-            let _ = replace_as(&path, &bytes, false, self.access);
+            write_memo(&path, &bytes, self.access);
         }
         Ok(())
     }
@@ -316,9 +319,9 @@ impl Drop for Staged {
     }
 }
 
-/// A file in a staged folder: nobody else sees the folder yet, so it is written in place.
-fn write_new(path: &Path, parts: &[&[u8]], access: Access) -> Result<()> {
-    crate::game_dir::write_new_parts(path, parts, access)
+/// A memo's write (`Plan::cache_file`): best effort, since a cache only saves work; not synced.
+fn write_memo(path: &Path, bytes: &[u8], access: Access) {
+    let _ = replace_as(path, bytes, false, access);
 }
 
 #[cfg(test)]
