@@ -193,7 +193,10 @@ impl GameDir {
         if let Ok(chats) = fs::read_dir(self.chat_outbox()) {
             folders.extend(chats.filter_map(|e| e.ok()).map(|e| e.path()));
         }
-        for round in rounds {
+        let mut rounds = rounds.to_vec();
+        rounds.sort_unstable();
+        rounds.dedup(); // (a tick resolving round 1 names round 0 twice)
+        for round in &rounds {
             let folder = self.round(*round);
             folders
                 .extend(["received", "private", "submissions", "notices"].map(|f| folder.join(f)));
