@@ -5,7 +5,6 @@ use crate::host_record::MAX_TEXT;
 use crate::tick::host::Lever;
 use std::path::PathBuf;
 
-/// Mail a message of the host's to every player, archived with the round's notices.
 #[derive(clap::Args)]
 #[command(
     group(clap::ArgGroup::new("what").required(true).args(["file", "text"])),

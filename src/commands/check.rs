@@ -5,7 +5,6 @@ use crate::error::{Error, Result, exit};
 use crate::game_dir::GameDir;
 use std::path::PathBuf;
 
-/// Check the game directory, or one submission file, and print every problem.
 #[derive(clap::Args)]
 #[command(after_help = "Example: adjudicate check ~/games/match7
          adjudicate check ~/games/match7 alice.toml --player alice")]

@@ -5,7 +5,6 @@ use crate::error::{Error, Result, exit};
 use crate::games::{Game, WithGame};
 use std::path::PathBuf;
 
-/// Enter a version for a player who sent it another way (a chat DM, a phone call).
 #[derive(clap::Args)]
 #[command(
     after_help = "The version goes into the round's submissions/ with source = \"host\"; the next tick \

@@ -4,7 +4,6 @@ use crate::error::Result;
 use crate::tick::host::{Extension, Lever};
 use std::path::PathBuf;
 
-/// Move the current round's deadline later; every player is told.
 #[derive(clap::Args)]
 #[command(
     group(clap::ArgGroup::new("how").required(true).args(["by", "to"])),

@@ -8,7 +8,6 @@ use crate::games::{Game, WithGame};
 use crate::ingest::Source;
 use std::path::{Path, PathBuf};
 
-/// Take submissions from mail or a chat export into the current round's submissions/.
 #[derive(clap::Args)]
 #[command(after_help = "Example: adjudicate ingest ~/games/match7 --maildir ~/Maildir/match7")]
 pub struct Args {

@@ -47,34 +47,60 @@ struct Cli {
     command: Command,
 }
 
+// Each command's one-line description is on its variant, where the top-level help finds it:
+// a command's arguments are built only when it is the one run (or its help is asked for), so
+// that a cron tick does not build every other command's parser first.
 #[derive(Subcommand)]
+#[command(defer = true)]
 enum Command {
+    /// Create a game directory with a sample game.toml.
     New(new::Args),
+    /// Check the game directory, or one submission file, and print every problem.
     Check(check::Args),
+    /// Show the round, its deadline, and who has a valid submission.
     Status(status::Args),
+    /// Run one tick: receive, answer, resolve when due, render, queue and send mail.
     Round(round::Args),
+    /// Re-render the reports of a resolved round from its result.toml (after a template edit).
     Render(render::Args),
+    /// Re-resolve every round from the archive and report any difference (exit 1 if any).
     Replay(replay::Args),
+    /// Send the messages waiting in outbox/.
     Send(send::Args),
+    /// Write the public archive of every game under ROOT as a static web site.
     Site(site::Args),
+    /// Seasons: one cast across many matches; garnets, Tokens of Life and eliminations kept by
+    /// the tool (season.toml, events.toml, matches/NN-<game>/).
     Season(season::Args),
+    /// Play many whole games with bots, in memory, to see who wins a design before players do.
     Simulate(simulate::Args),
+    /// Take submissions from mail or a chat export into the current round's submissions/.
     Ingest(ingest::Args),
+    /// Move the current round's deadline later; every player is told.
     Extend(extend::Args),
+    /// Pause the game: nothing resolves (but by `round --force`) and no reminder goes until `resume`.
     Pause(pause::Args),
+    /// Resume a paused game: the round gets back the time that was left when it paused (or `--to`).
     Resume(resume::Args),
+    /// Mail a message of the host's to every player, archived with the round's notices.
     Announce(announce::Args),
+    /// Remind now every player without a valid version of the round's deadline.
     Remind(remind::Args),
+    /// Enter a version for a player who sent it another way (a chat DM, a phone call).
     Enter(enter::Args),
+    /// Withdraw the last resolved round's results; it resolves again at its next due tick.
     Undo(undo::Args),
+    /// A player leaves the game (quits, or is removed): the game's ruling for a seat that leaves
+    /// applies from the resolution of the round being played.
     Withdraw(withdraw::Args),
+    /// A new person takes over a seat: same id, state and hidden facts; new name, address, token.
     Substitute(substitute::Args),
 }
 
 /// Parses the process arguments and runs the command. On `--help`, `--version` or a usage
 /// error, clap prints and exits.
 pub fn main() -> ExitCode {
-    let matches = with_game_names(Cli::command()).get_matches();
+    let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let done = match cli.command {
         Command::New(args) => new::run(args),
@@ -101,9 +127,39 @@ pub fn main() -> ExitCode {
     ExitCode::from(done.unwrap_or_else(|e| report_error(&e)))
 }
 
-/// The help texts that list the games, from the registry.
-fn with_game_names(cli: clap::Command) -> clap::Command {
-    let all = GameId::all_names().join(", ");
+/// The help of `new`'s GAME, listing the games from the registry.
+fn new_game_help() -> String {
+    let (matches, rounds) = game_names();
+    format!("The game: {matches}; or a season round ({rounds}), which `season match` makes for you")
+}
+
+/// The help of `season match`'s GAME.
+fn any_game_help() -> String {
+    format!("The game: {}", GameId::all_names().join(", "))
+}
+
+/// The help of `simulate`'s GAME.
+fn simulate_game_help() -> String {
+    let (matches, _) = game_names();
+    format!(
+        "A game id ({matches}) or a game directory whose game.toml gives the options and players"
+    )
+}
+
+/// `simulate`'s after-help: the bots each game has, then `examples`.
+fn simulate_after_help(examples: &str) -> String {
+    let strategies: Vec<String> = GameId::ALL
+        .iter()
+        .filter_map(|&g| dispatch_match(g, StrategyName).map(|s| format!("{} {s}", g.name())))
+        .collect();
+    format!(
+        "Bots: `random` (a uniformly random legal player) and each game's strategy: {}.\n{examples}",
+        strategies.join(", ")
+    )
+}
+
+/// The names of the games played as matches, and of those only a season plays as its rounds.
+fn game_names() -> (String, String) {
     let (matches, rounds): (Vec<GameId>, Vec<GameId>) =
         GameId::ALL.iter().partition(|g| !g.is_season_round());
     let names = |games: &[GameId]| {
@@ -113,43 +169,7 @@ fn with_game_names(cli: clap::Command) -> clap::Command {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let (matches, rounds) = (names(&matches), names(&rounds));
-    let strategies: Vec<String> = GameId::ALL
-        .iter()
-        .filter_map(|&g| dispatch_match(g, StrategyName).map(|s| format!("{} {s}", g.name())))
-        .collect();
-    let help_of = |help: String| {
-        move |a: clap::Arg| {
-            if a.get_id() == "game" {
-                a.help(help.clone())
-            } else {
-                a
-            }
-        }
-    };
-    cli.mut_subcommand("new", |c| {
-        c.mut_args(help_of(format!(
-            "The game: {matches}; or a season round ({rounds}), which `season match` makes for you"
-        )))
-    })
-    .mut_subcommand("season", |c| {
-        c.mut_subcommand("match", |c| {
-            c.mut_args(help_of(format!("The game: {all}")))
-        })
-    })
-    .mut_subcommand("simulate", |c| {
-        let help = c
-            .get_after_help()
-            .map(|h| h.to_string())
-            .unwrap_or_default();
-        c.mut_args(help_of(format!(
-            "A game id ({matches}) or a game directory whose game.toml gives the options and players"
-        )))
-        .after_help(format!(
-            "Bots: `random` (a uniformly random legal player) and each game's strategy: {}.\n{help}",
-            strategies.join(", ")
-        ))
-    })
+    (names(&matches), names(&rounds))
 }
 
 /// A match's strategy name, for the help.
@@ -214,12 +234,12 @@ mod tests {
 
     #[test]
     fn the_command_line_definition_is_consistent() {
-        with_game_names(Cli::command()).debug_assert();
+        Cli::command().debug_assert();
     }
 
     #[test]
     fn the_help_lists_every_game_from_the_registry() {
-        let mut cli = with_game_names(Cli::command());
+        let mut cli = Cli::command();
         let new = cli
             .find_subcommand_mut("new")
             .unwrap()

@@ -3,11 +3,10 @@
 use crate::error::{Result, exit};
 use std::path::PathBuf;
 
-/// Create a game directory with a sample game.toml.
 #[derive(clap::Args)]
 #[command(after_help = "Example: adjudicate new room-swap ~/games/match7 --players players.toml")]
 pub struct Args {
-    /// The game (the list is filled in from the registry: `super::with_game_names`).
+    #[arg(help = super::new_game_help())]
     game: String,
     /// The game directory to create (must not exist or be empty).
     game_dir: PathBuf,

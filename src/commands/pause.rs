@@ -4,7 +4,6 @@ use crate::error::Result;
 use crate::tick::host::Lever;
 use std::path::PathBuf;
 
-/// Pause the game: nothing resolves (but by `round --force`) and no reminder goes until `resume`.
 #[derive(clap::Args)]
 #[command(
     after_help = "Versions are still received and acknowledged while paused. `resume` gives back the \

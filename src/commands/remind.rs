@@ -4,7 +4,6 @@ use crate::error::Result;
 use crate::tick::host::Lever;
 use std::path::PathBuf;
 
-/// Remind now every player without a valid version of the round's deadline.
 #[derive(clap::Args)]
 #[command(
     after_help = "Example: adjudicate remind ~/games/match7 --reason \"two players have not sent\""

@@ -5,7 +5,6 @@ use crate::error::{Result, exit};
 use crate::game_dir::GameDir;
 use std::path::PathBuf;
 
-/// Re-render the reports of a resolved round from its result.toml (after a template edit).
 #[derive(clap::Args)]
 #[command(after_help = "Example: adjudicate render ~/games/match7 --round 3")]
 pub struct Args {

@@ -6,7 +6,6 @@ use crate::error::{Result, exit};
 use crate::game_dir::GameDir;
 use std::path::{Path, PathBuf};
 
-/// Re-resolve every round from the archive and report any difference (exit 1 if any).
 #[derive(clap::Args)]
 #[command(after_help = "Example: adjudicate replay ~/games/match7")]
 pub struct Args {

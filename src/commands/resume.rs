@@ -4,7 +4,6 @@ use crate::error::Result;
 use crate::tick::host::Lever;
 use std::path::PathBuf;
 
-/// Resume a paused game: the round gets back the time that was left when it paused (or `--to`).
 #[derive(clap::Args)]
 #[command(
     after_help = "Example: adjudicate resume ~/games/match7 --reason \"back from the weekend\""

@@ -10,7 +10,6 @@ use crate::tick::{TickOptions, TickReport};
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Run one tick: receive, answer, resolve when due, render, queue and send mail.
 #[derive(clap::Args)]
 #[command(after_help = "Example: adjudicate round ~/games/match7
          adjudicate round ~/games/match7 --now 2026-12-02T15:00:00Z --dry-run\n         adjudicate round --all ~/games -q      (every game under ~/games, for cron)")]

@@ -5,7 +5,6 @@ use crate::error::{Result, exit};
 use crate::game_dir::GameDir;
 use std::path::PathBuf;
 
-/// Send the messages waiting in outbox/.
 #[derive(clap::Args)]
 #[command(after_help = "Example: adjudicate send ~/games/match7")]
 pub struct Args {

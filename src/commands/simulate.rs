@@ -4,20 +4,19 @@ use crate::error::{Result, exit};
 use crate::simulate::plan::Request;
 use std::path::PathBuf;
 
-/// Play many whole games with bots, in memory, to see who wins a design before players do.
 #[derive(clap::Args)]
 #[command(
     long_about = "Plays N whole games with bots through the same rules the tick uses (no files, \
 no templates), on every core, and prints who wins (by role, alignment, strategy and seat), how long \
 games last, points, garnets, Elimination Candidates and Tokens, with 95% confidence intervals. The \
 same command prints the same numbers (every game is seeded from --seed).",
-    after_help = "Examples:\n  adjudicate simulate god-race --games 100000\n  \
+    after_help = super::simulate_after_help("Examples:\n  adjudicate simulate god-race --games 100000\n  \
 adjudicate simulate final-ritual --games 20000 --sweep options.selfish_hand=5..10 --out balance/\n  \
 adjudicate simulate ~/games/match7 --games 5000 --bots random=3,leader\n\
-Exit codes: 0 done, 2 usage error (a bad flag or option), 65 invalid game directory, 74 I/O error."
+Exit codes: 0 done, 2 usage error (a bad flag or option), 65 invalid game directory, 74 I/O error.")
 )]
 pub struct Args {
-    /// A game id or a game directory (the list is filled in from the registry).
+    #[arg(help = super::simulate_game_help())]
     game: String,
     /// Games per setting (1 to 10,000,000).
     #[arg(long, short = 'n', value_name = "N")]

@@ -4,7 +4,6 @@ use crate::error::Result;
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Write the public archive of every game under ROOT as a static web site.
 #[derive(clap::Args)]
 #[command(
     after_help = "Built from the public part of each round's result.toml alone: an index, a page per game and per round \

@@ -6,7 +6,6 @@ use crate::error::{Result, exit};
 use crate::game_dir::GameDir;
 use std::path::PathBuf;
 
-/// Show the round, its deadline, and who has a valid submission.
 #[derive(clap::Args)]
 #[command(
     after_help = "Example: adjudicate status ~/games/match7\n         adjudicate status --all ~/games"

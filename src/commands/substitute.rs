@@ -7,7 +7,6 @@ use crate::host_record::Person;
 use crate::tick::substitute::Substituted;
 use std::path::PathBuf;
 
-/// A new person takes over a seat: same id, state and hidden facts; new name, address, token.
 #[derive(clap::Args)]
 #[command(
     after_help = "game.toml's player gets the newcomer's name, email and chat handle (the rest of the \

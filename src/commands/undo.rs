@@ -6,7 +6,6 @@ use crate::games::{Game, WithGame};
 use crate::tick::host::Done;
 use std::path::PathBuf;
 
-/// Withdraw the last resolved round's results; it resolves again at its next due tick.
 #[derive(clap::Args)]
 #[command(
     after_help = "The round's reports move to rounds/NNN/withdrawn-K/, the versions the next round \

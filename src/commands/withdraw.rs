@@ -4,8 +4,6 @@ use crate::error::Result;
 use crate::tick::host::Lever;
 use std::path::PathBuf;
 
-/// A player leaves the game (quits, or is removed): the game's ruling for a seat that leaves
-/// applies from the resolution of the round being played.
 #[derive(clap::Args)]
 #[command(
     after_help = "Every player gets a public notice with the reason (the player who leaves too: it is \

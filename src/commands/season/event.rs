@@ -5,8 +5,6 @@ use crate::error::{Result, exit};
 use crate::season::{SeasonDir, commands};
 use std::path::PathBuf;
 
-/// Record what happened between matches: eliminate ID, death-match --winner --loser,
-/// tokens ID --change N, garnets ID --change N; each with --reason.
 #[derive(clap::Args)]
 pub struct Args {
     season: PathBuf,

@@ -4,12 +4,10 @@ use crate::error::{Result, exit};
 use crate::season::{SeasonDir, commands};
 use std::path::PathBuf;
 
-/// Start the next match: matches/NN-<game>/ with the living cast, their garnets and Tokens
-/// of Life from the ledger, the season's mail settings and a seed drawn from the season's.
 #[derive(clap::Args)]
 pub struct Args {
     season: PathBuf,
-    /// The game (the list is filled in from the registry).
+    #[arg(help = crate::commands::any_game_help())]
     game: String,
     /// The match's title (default: "<season>: Match N").
     #[arg(long)]

@@ -3,7 +3,6 @@
 use crate::error::{Result, exit};
 use std::path::PathBuf;
 
-/// Create a season directory: season.toml with the cast, matches/, .gitignore.
 #[derive(clap::Args)]
 pub struct Args {
     /// The season directory to create.

@@ -4,9 +4,6 @@
 use crate::error::{Result, exit};
 use std::path::{Path, PathBuf};
 
-/// Write and mail the season's reports of every finished match that has none yet: a public
-/// one (Tokens, eliminations, the match's result) and a private one per player (garnets).
-/// `round --all` does this after ticking the season's matches.
 #[derive(clap::Args)]
 pub struct Args {
     season: PathBuf,

@@ -4,8 +4,6 @@ use crate::error::{Result, exit};
 use crate::season::{SeasonDir, commands};
 use std::path::PathBuf;
 
-/// The standings (garnets, Tokens, who is in), the matches and the events; recomputed from
-/// the archive each time.
 #[derive(clap::Args)]
 pub struct Args {
     season: PathBuf,
