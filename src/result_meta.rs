@@ -39,7 +39,9 @@ impl Meta {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(Error::io(path, e)),
         };
-        let mut head = Vec::new();
+        // room for the whole head at once: read_to_end would grow an empty buffer from 32
+        // bytes, a read call per doubling
+        let mut head = Vec::with_capacity(16 * 1024);
         file.take(16 * 1024)
             .read_to_end(&mut head)
             .map_err(|e| Error::io(path, e))?;
