@@ -410,6 +410,13 @@ pub fn replace_parts_as(path: &Path, parts: &[&[u8]], durable: bool, access: Acc
     })
 }
 
+/// A new temp file beside `path` holding `parts`, to be renamed into place later
+/// (`Plan::early_file`); a killed run's is removed by `sweep_temp_in`.
+pub fn temp_beside(path: &Path, parts: &[&[u8]], access: Access) -> Result<PathBuf> {
+    let folder = path.parent().unwrap_or(Path::new("."));
+    write_temp(folder, parts, false, access).map_err(|e| Error::io(path, e))
+}
+
 /// A new file `.adjudicate-<pid>-<n>` in `folder` holding `parts` (owner-only unless `access`
 /// says everyone), synced if `durable`: one open, one write (or a buffer's worth at a time, for
 /// many parts), one close.

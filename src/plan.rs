@@ -4,7 +4,7 @@
 
 use crate::error::Result;
 use crate::game_dir::{
-    Access, create_dir, replace_as, replace_parts_as, unchanged_parts, write_new,
+    Access, create_dir, replace_as, replace_parts_as, temp_beside, unchanged_parts, write_new,
 };
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -34,6 +34,8 @@ enum Step {
     Dir(PathBuf),
     /// A new folder written early (`early_folder`): (where it goes, the temp folder holding it).
     Early(PathBuf, PathBuf),
+    /// A file written early (`early_file`): (where it goes, the temp file holding it, its size).
+    EarlyFile(PathBuf, PathBuf, usize),
     File(PathBuf, Body),
     /// Synced to disk before its rename: state.toml.
     Durable(PathBuf, Body),
@@ -103,7 +105,7 @@ impl Plan {
             return Ok(None);
         }
         let temp = crate::game_dir::temp_dir_in(parent)?;
-        self.early_temps.0.push(temp.clone());
+        self.early_temps.folders.push(temp.clone());
         self.steps.push(Step::Early(path, temp.clone()));
         Ok(Some(EarlyFolder {
             temp,
@@ -132,6 +134,30 @@ impl Plan {
         if !self.unchanged(&path, &body) {
             self.steps.push(Step::File(path, body));
         }
+    }
+
+    /// Plans a file whose bytes are written now, under a temp name beside it, and renamed into
+    /// place by `commit` at its turn among the planned writes: a big file planned long before
+    /// the commit (a large round's receipts.toml, planned when the versions are received) is
+    /// not held in memory until then. Until its rename nobody reads it; a plan dropped without
+    /// a commit removes it, and a run killed before leaves a temp file the next run sweeps.
+    /// As `file` otherwise: nothing if the file already holds these bytes, and the bytes held
+    /// until the commit where the plan cannot write early (a dry run, a plan that is not a
+    /// tick's) or the file's folder is not on disk yet.
+    pub fn early_file(&mut self, path: PathBuf, bytes: Vec<u8>) -> Result<()> {
+        let body = Body::Whole(bytes);
+        if self.unchanged(&path, &body) {
+            return Ok(());
+        }
+        let on_disk = path.parent().is_some_and(|folder| self.exists(folder));
+        if !self.early || !on_disk {
+            self.steps.push(Step::File(path, body));
+            return Ok(());
+        }
+        let temp = temp_beside(&path, &body.parts(), self.access)?;
+        self.early_temps.files.push(temp.clone());
+        self.steps.push(Step::EarlyFile(path, temp, body.len()));
+        Ok(())
     }
 
     /// Plans a write the caller knows to be a change (a file known not to exist, or whose
@@ -184,6 +210,7 @@ impl Plan {
     pub fn entries(&self) -> impl Iterator<Item = (&Path, Option<usize>)> {
         self.steps.iter().map(|s| match s {
             Step::Dir(p) | Step::Early(p, _) => (p.as_path(), None),
+            Step::EarlyFile(p, _, len) => (p.as_path(), Some(*len)),
             Step::File(p, body) | Step::Durable(p, body) => (p.as_path(), Some(body.len())),
         })
     }
@@ -202,8 +229,15 @@ impl Plan {
             match step {
                 Step::Dir(p) => staged.dir(&p)?,
                 Step::Early(to, temp) => {
-                    self.early_temps.0.retain(|t| *t != temp);
+                    self.early_temps.folders.retain(|t| *t != temp);
                     staged.folders.push((to, temp));
+                }
+                Step::EarlyFile(to, temp, _) => {
+                    self.early_temps.files.retain(|t| *t != temp);
+                    std::fs::rename(&temp, &to).map_err(|e| {
+                        let _ = std::fs::remove_file(&temp);
+                        crate::error::Error::io(&to, e)
+                    })?;
                 }
                 // planned only if different: no second comparison
                 Step::File(p, body) => match staged.inside(&p) {
@@ -229,22 +263,31 @@ impl Step {
     /// Whether this step plans `path` or something inside it.
     fn is_in(&self, path: &Path) -> bool {
         match self {
-            Step::Dir(p) | Step::Early(p, _) | Step::File(p, _) | Step::Durable(p, _) => {
-                p.starts_with(path)
-            }
+            Step::Dir(p)
+            | Step::Early(p, _)
+            | Step::EarlyFile(p, ..)
+            | Step::File(p, _)
+            | Step::Durable(p, _) => p.starts_with(path),
         }
     }
 }
 
-/// The temp folders of a plan's early folders not yet handed to a commit's `Staged`: a plan
-/// dropped without a commit (an error on the way) leaves none of them.
+/// The temp folders of a plan's early folders not yet handed to a commit's `Staged`, and the
+/// temp files of its early files not yet renamed: a plan dropped without a commit (an error on
+/// the way) leaves none of them.
 #[derive(Debug, Default)]
-struct EarlyTemps(Vec<PathBuf>);
+struct EarlyTemps {
+    folders: Vec<PathBuf>,
+    files: Vec<PathBuf>,
+}
 
 impl Drop for EarlyTemps {
     fn drop(&mut self) {
-        for temp in &self.0 {
+        for temp in &self.folders {
             let _ = std::fs::remove_dir_all(temp);
+        }
+        for temp in &self.files {
+            let _ = std::fs::remove_file(temp);
         }
     }
 }
@@ -394,6 +437,57 @@ mod tests {
         );
         assert_eq!(std::fs::read(round.join("private/bob.txt")).unwrap(), b"b");
         assert_eq!(std::fs::read(tmp.path().join("state.toml")).unwrap(), b"s");
+    }
+
+    #[test]
+    fn an_early_file_is_on_disk_at_once_under_a_temp_name_and_renamed_at_its_turn() {
+        let tmp = tempfile::tempdir().unwrap();
+        let round = tmp.path().join("rounds/001");
+        std::fs::create_dir_all(&round).unwrap();
+        let receipts = round.join("receipts.toml");
+        std::fs::write(&receipts, "old").unwrap();
+        let mut plan = Plan::for_tick(false);
+        plan.early_file(receipts.clone(), b"new".to_vec()).unwrap();
+        plan.durable_file(tmp.path().join("state.toml"), "s");
+        // written now, under a temp name nobody reads; the old file stays until the commit
+        let [temp, kept] = &names(&round)[..] else {
+            panic!("{:?}", names(&round))
+        };
+        assert!(temp.starts_with(crate::game_dir::TEMP_PREFIX), "{temp}");
+        assert_eq!(std::fs::read(round.join(temp)).unwrap(), b"new");
+        assert_eq!(kept, "receipts.toml");
+        assert_eq!(std::fs::read(&receipts).unwrap(), b"old");
+        assert_eq!(plan.entries().next(), Some((receipts.as_path(), Some(3))));
+        plan.commit().unwrap();
+        assert_eq!(names(&round), ["receipts.toml"]);
+        assert_eq!(std::fs::read(&receipts).unwrap(), b"new");
+        assert_eq!(std::fs::read(tmp.path().join("state.toml")).unwrap(), b"s");
+
+        // the same bytes plan nothing; a plan dropped before its commit leaves no temp file
+        let mut again = Plan::for_tick(false);
+        again.early_file(receipts.clone(), b"new".to_vec()).unwrap();
+        assert!(again.is_empty(), "unchanged");
+        again
+            .early_file(receipts.clone(), b"newer".to_vec())
+            .unwrap();
+        assert_eq!(names(&round).len(), 2);
+        drop(again);
+        assert_eq!(names(&round), ["receipts.toml"]);
+        assert_eq!(std::fs::read(&receipts).unwrap(), b"new");
+
+        // a dry run, a plan that is not a tick's, a folder not yet on disk: the bytes wait
+        let later = tmp.path().join("rounds/002/receipts.toml");
+        let cases = [
+            (Plan::for_tick(true), &receipts),
+            (Plan::default(), &receipts),
+            (Plan::for_tick(false), &later),
+        ];
+        for (mut plan, path) in cases {
+            plan.early_file(path.clone(), b"held".to_vec()).unwrap();
+            assert_eq!(plan.entries().next(), Some((path.as_path(), Some(4))));
+            assert_eq!(names(&round), ["receipts.toml"]);
+            assert!(!later.exists());
+        }
     }
 
     #[test]

@@ -152,15 +152,17 @@ impl Receipts {
         text
     }
 
-    /// Plans round `round`'s receipts.toml, and its memo (`host_file::memo`) when it is big.
-    pub fn plan(&self, plan: &mut crate::plan::Plan, dir: &GameDir, round: u32) {
+    /// Plans round `round`'s receipts.toml, and its memo (`host_file::memo`) when it is big. A
+    /// tick writes it at once and renames it into place at its commit (`Plan::early_file`):
+    /// planned when the versions arrive, its text is not held while the round resolves.
+    pub fn plan(&self, plan: &mut crate::plan::Plan, dir: &GameDir, round: u32) -> Result<()> {
         let path = dir.receipts(round);
         let text = self.to_toml();
         let none = crate::host_file::memo::Counts::new();
         if let Some(memo) = crate::host_file::memo::encode(&text, self, &none) {
             plan.cache_file(dir.memo(&path), memo);
         }
-        plan.file(path, text);
+        plan.early_file(path, text.into_bytes())
     }
 }
 

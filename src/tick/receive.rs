@@ -87,7 +87,7 @@ pub(super) fn receive<G: Game>(
         receive_one::<G>(opts, mail, file, round, &mut received, arrival)?;
     }
     if new_receipts {
-        received.receipts.plan(mail.plan, &ctx.dir, round);
+        received.receipts.plan(mail.plan, &ctx.dir, round)?;
     }
     file.receipts_applied = received.receipts.list.len();
     Ok(received)
