@@ -52,6 +52,12 @@ fn a_big_game_read_through_its_memos_gives_the_same_bytes_and_a_hand_edit_is_par
         tick(d, "2026-12-01T00:02:00Z", &["--force", "-q"]);
     }
     assert_eq!(snapshot(dir), snapshot(bare.path()));
+    // receipts.toml, written early under a temp name (`Plan::early_file`), was renamed into place
+    let temps: Vec<_> = snapshot(dir)
+        .into_keys()
+        .filter(|p| p.to_string_lossy().contains(".adjudicate-"))
+        .collect();
+    assert!(temps.is_empty(), "{temps:?}");
 
     // a hand edit after the memo was written: the file itself is read, and its error named
     let state = dir.join("state.toml");
