@@ -87,9 +87,11 @@ impl GameDir {
         self.round(round).join("submissions")
     }
     pub fn received(&self, round: u32, player: &PlayerId, n: u32) -> PathBuf {
-        self.round(round)
-            .join("received")
-            .join(format!("{player}-{n}.toml"))
+        self.received_dir(round).join(received_name(player, n))
+    }
+    /// The round's archive of the versions received (`received`).
+    pub fn received_dir(&self, round: u32) -> PathBuf {
+        self.round(round).join("received")
     }
     pub fn receipts(&self, round: u32) -> PathBuf {
         self.round(round).join("receipts.toml")
@@ -277,6 +279,11 @@ impl GameDir {
 
 /// The name every temp file starts with (the lock is `.adjudicate.lock`, not swept).
 pub const TEMP_PREFIX: &str = ".adjudicate-";
+
+/// The name of the copy of `player`'s `n`th version of a round, in its `received/`.
+pub fn received_name(player: &PlayerId, n: u32) -> String {
+    format!("{player}-{n}.toml")
+}
 
 pub fn read_string(path: &Path) -> Result<String> {
     fs::read_to_string(path).map_err(|e| match e.kind() {

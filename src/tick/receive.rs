@@ -83,8 +83,15 @@ pub(super) fn receive<G: Game>(
     let arrivals = arrivals(opts, mail, round, &received, seen)?;
     let new_receipts = !arrivals.is_empty();
     received.receipts.list.reserve_exact(arrivals.len());
+    // The round's first versions: their copies go straight into a new received/ written early
+    // (`Plan::early_folder`), not held for the commit.
+    let archive = match new_receipts {
+        true => mail.plan.early_folder(ctx.dir.received_dir(round))?,
+        false => None,
+    };
     for arrival in arrivals {
-        receive_one::<G>(opts, mail, file, round, &mut received, arrival)?;
+        let at = (round, archive.as_ref());
+        receive_one::<G>(opts, mail, file, at, &mut received, arrival)?;
     }
     if new_receipts {
         received.receipts.plan(mail.plan, &ctx.dir, round)?;
@@ -186,14 +193,16 @@ fn arrivals(
 
 /// One new version: archived (redacted), screened, given to the rules unless it came after the
 /// deadline, and recorded as the next receipt.
+/// `at`: the round, and its new received/ if it is written early.
 fn receive_one<G: Game>(
     opts: &TickOptions,
     mail: &mut Mailer<'_>,
     file: &mut StateFile<G::State>,
-    round: u32,
+    at: (u32, Option<&crate::plan::EarlyFolder>),
     received: &mut Receiving,
     arrival: Arrival,
 ) -> Result<()> {
+    let (round, archive) = at;
     let ctx = mail.ctx;
     let Arrival {
         reached,
@@ -244,8 +253,15 @@ fn receive_one<G: Game>(
         outcome.if_not_fixed = None;
     }
     let archived = (screened.archive != bytes).then(|| sha256_hex(&screened.archive));
-    mail.plan
-        .file(ctx.dir.received(round, &player, n), screened.archive);
+    match archive {
+        Some(folder) => folder.write(
+            &crate::game_dir::received_name(&player, n),
+            &screened.archive,
+        )?,
+        None => mail
+            .plan
+            .file(ctx.dir.received(round, &player, n), screened.archive),
+    }
     let receipt = Receipt {
         player: player.clone(),
         n,
