@@ -85,9 +85,10 @@ pub(super) fn receive<G: Game>(
     received.receipts.list.reserve_exact(arrivals.len());
     // The round's first versions: their copies go straight into a new received/ written early
     // (`Plan::early_folder`), not held for the commit.
-    let archive = match new_receipts {
-        true => mail.plan.early_folder(ctx.dir.received_dir(round))?,
-        false => None,
+    let archive = if new_receipts {
+        mail.plan.early_folder(ctx.dir.received_dir(round))?
+    } else {
+        None
     };
     for arrival in arrivals {
         let at = (round, archive.as_ref());
@@ -193,6 +194,25 @@ fn arrivals(
 
 /// One new version: archived (redacted), screened, given to the rules unless it came after the
 /// deadline, and recorded as the next receipt.
+/// The copy of `player`'s `n`th version of the round `at.0`, as archived: written into the
+/// round's new received/ if it is written early (`at.1`), else planned.
+fn archive_copy(
+    mail: &mut Mailer<'_>,
+    at: (u32, Option<&crate::plan::EarlyFolder>),
+    player: &PlayerId,
+    n: u32,
+    bytes: Vec<u8>,
+) -> Result<()> {
+    match at.1 {
+        Some(folder) => folder.write(&crate::game_dir::received_name(player, n), &bytes),
+        None => {
+            let path = mail.ctx.dir.received(at.0, player, n);
+            mail.plan.file(path, bytes);
+            Ok(())
+        }
+    }
+}
+
 /// `at`: the round, and its new received/ if it is written early.
 fn receive_one<G: Game>(
     opts: &TickOptions,
@@ -202,7 +222,7 @@ fn receive_one<G: Game>(
     received: &mut Receiving,
     arrival: Arrival,
 ) -> Result<()> {
-    let (round, archive) = at;
+    let round = at.0;
     let ctx = mail.ctx;
     let Arrival {
         reached,
@@ -253,15 +273,7 @@ fn receive_one<G: Game>(
         outcome.if_not_fixed = None;
     }
     let archived = (screened.archive != bytes).then(|| sha256_hex(&screened.archive));
-    match archive {
-        Some(folder) => folder.write(
-            &crate::game_dir::received_name(&player, n),
-            &screened.archive,
-        )?,
-        None => mail
-            .plan
-            .file(ctx.dir.received(round, &player, n), screened.archive),
-    }
+    archive_copy(mail, at, &player, n, screened.archive)?;
     let receipt = Receipt {
         player: player.clone(),
         n,
