@@ -192,8 +192,6 @@ fn arrivals(
     Ok(arrivals)
 }
 
-/// One new version: archived (redacted), screened, given to the rules unless it came after the
-/// deadline, and recorded as the next receipt.
 /// The copy of `player`'s `n`th version of the round `at.0`, as archived: written into the
 /// round's new received/ if it is written early (`at.1`), else planned.
 fn archive_copy(
@@ -213,7 +211,9 @@ fn archive_copy(
     }
 }
 
-/// `at`: the round, and its new received/ if it is written early.
+/// One new version: archived (redacted), screened, given to the rules unless it came after the
+/// deadline, and recorded as the next receipt. `at`: the round, and its new received/ if it
+/// is written early.
 fn receive_one<G: Game>(
     opts: &TickOptions,
     mail: &mut Mailer<'_>,
