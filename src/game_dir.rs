@@ -411,8 +411,13 @@ pub fn replace_parts_as(path: &Path, parts: &[&[u8]], durable: bool, access: Acc
         other => other,
     }
     .map_err(|e| Error::io(path, e))?;
-    fs::rename(&tmp, path).map_err(|e| {
-        let _ = fs::remove_file(&tmp);
+    rename_into_place(&tmp, path)
+}
+
+/// Renames the temp file `tmp` to `path`; if that fails, the temp file is removed.
+pub fn rename_into_place(tmp: &Path, path: &Path) -> Result<()> {
+    fs::rename(tmp, path).map_err(|e| {
+        let _ = fs::remove_file(tmp);
         Error::io(path, e)
     })
 }

@@ -4,7 +4,8 @@
 
 use crate::error::Result;
 use crate::game_dir::{
-    Access, create_dir, replace_as, replace_parts_as, temp_beside, unchanged_parts, write_new,
+    Access, create_dir, rename_into_place, replace_as, replace_parts_as, temp_beside,
+    unchanged_parts, write_new,
 };
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -234,10 +235,7 @@ impl Plan {
                 }
                 Step::EarlyFile(to, temp, _) => {
                     self.early_temps.files.retain(|t| *t != temp);
-                    std::fs::rename(&temp, &to).map_err(|e| {
-                        let _ = std::fs::remove_file(&temp);
-                        crate::error::Error::io(&to, e)
-                    })?;
+                    rename_into_place(&temp, &to)?;
                 }
                 // planned only if different: no second comparison
                 Step::File(p, body) => match staged.inside(&p) {
