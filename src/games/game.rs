@@ -156,7 +156,8 @@ pub enum Detail {
     /// of what was understood.
     #[default]
     Everything,
-    /// `[garnets]` alone, `[public]` and `[private]` left empty: the simulator, whose bots
+    /// The next state alone (`[public]` and `[private]` left empty; a game may leave
+    /// `[garnets]` empty too, since the balances are in the state): the simulator, whose bots
     /// learn from their own player's part of the state and, where a game's bots learn from
     /// announcements, from the typed announcement itself (`Simulated::Heard`). Every report a
     /// game writes is built from the same rules' run, so leaving them out changes nothing else.

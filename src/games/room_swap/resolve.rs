@@ -10,6 +10,7 @@ use crate::player_id::PlayerId;
 use crate::rng;
 use rand::seq::IndexedRandom;
 use serde::Serialize;
+use smallvec::{SmallVec, smallvec};
 use std::collections::BTreeMap;
 
 #[derive(Serialize)]
@@ -147,7 +148,7 @@ pub fn opening(state: &State) -> RoundResult {
 
 /// Where each player ends the round, and how ("chosen", "fallback", "default"), by their index
 /// in `players`, in id order (a handful of seats, looked up by a search along the list).
-type FinalRooms = Vec<(usize, (Room, &'static str))>;
+type FinalRooms = SmallVec<[(usize, (Room, &'static str)); 6]>;
 
 /// The round resolved, with its announcement and private reports (the tick's `resolve`).
 pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
@@ -160,9 +161,11 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
 }
 
 /// Resolves the current round in place: `state` becomes the next round's (what the simulator
-/// plays), and the result says what happened.
+/// plays), and the result says what happened (with `Detail::State`, nothing: the simulator's
+/// bots read only the state).
 pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
-    let (final_rooms, defaults) = final_rooms(state, seed);
+    let reports = detail.reports();
+    let (final_rooms, defaults) = final_rooms(state, seed, reports);
     let table = if state.phase == Phase::Tiebreak {
         FIVE_PLAYER_TABLE
     } else {
@@ -170,14 +173,14 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
     };
     let scoring = scoring_rooms(table, final_rooms.iter().map(|(_, (r, _))| r)).unwrap_or_default();
     // Ruling 17: a seat that left is in a room but scores nothing
-    let scorers: Vec<usize> = final_rooms
+    let scorers: Scorers = final_rooms
         .iter()
         .filter(|(i, (r, _))| scoring.contains(r) && !state.players.at(*i).left)
         .map(|(i, _)| *i)
         .collect();
 
-    // End-of-game garnets; the round's item costs were paid when the items were used.
-    let mut bonus: BTreeMap<PlayerId, i64> = BTreeMap::new();
+    // End-of-game garnets by index; the round's item costs were paid when the items were used.
+    let mut bonus: SmallVec<[i64; 6]> = smallvec![0; state.players.len()];
     let mut public = Public {
         round: state.round,
         phase: state.phase,
@@ -199,37 +202,36 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
         },
     };
     let round = state.round;
-    play_phase(state, &mut public, &mut bonus, scorers);
+    let announce = reports.then_some(&mut public);
+    play_phase(state, announce, &mut bonus, scorers);
 
     // The next round: each player's live choices end here (the reports still tell them).
     state.rounds_played += 1;
     if state.phase != Phase::Over {
         state.round = round + 1;
     }
+    if !reports {
+        for (p, extra) in state.players.values_mut().zip(bonus) {
+            p.garnets += extra;
+            p.live = Live::default();
+        }
+        return RoundResult::default();
+    }
     let mut garnets = Vec::with_capacity(state.players.len());
-    // every player's, by index, when there are reports to write
-    let mut lives = Vec::new();
-    for (id, p) in state.players.iter_mut() {
-        let extra = bonus.get(id).copied().unwrap_or(0);
+    let mut lives = Vec::with_capacity(state.players.len());
+    for ((id, p), extra) in state.players.iter_mut().zip(bonus) {
         p.garnets += extra;
         garnets.push((id.clone(), extra - p.live.spent));
-        let live = std::mem::take(&mut p.live);
-        if detail.reports() {
-            lives.push(live);
-        }
+        lives.push(std::mem::take(&mut p.live));
     }
     // (in id order already: the map is built in one pass)
     let garnets: BTreeMap<PlayerId, i64> = garnets.into_iter().collect();
-    let private = if detail.reports() {
-        public.next = Next {
-            round: state.round,
-            phase: state.phase,
-            players: state.playing(),
-        };
-        private_reports(state, &lives, &final_rooms, &garnets)
-    } else {
-        Seats::default()
+    public.next = Next {
+        round: state.round,
+        phase: state.phase,
+        players: state.playing(),
     };
+    let private = private_reports(state, &lives, &final_rooms, &garnets);
     RoundResult {
         public: detail.public(&public),
         private,
@@ -237,16 +239,19 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
     }
 }
 
+/// The players who score a round, by index (at most the six there are).
+type Scorers = SmallVec<[usize; 6]>;
+
 /// Every playing player's room: the one chosen (or its fallback), else the rules' default; and
-/// who was defaulted. A Token round has no rooms.
-fn final_rooms(state: &State, seed: u64) -> (FinalRooms, Vec<PlayerId>) {
+/// (with `reports`) who was defaulted. A Token round has no rooms.
+fn final_rooms(state: &State, seed: u64, reports: bool) -> (FinalRooms, Vec<PlayerId>) {
     let mut final_rooms = FinalRooms::new();
     let mut defaults = Vec::new();
     if state.phase == Phase::Token {
         return (final_rooms, defaults);
     }
-    // in id order (a tiebreak's contenders are listed in their own)
     let mut seated = state.seated_seats();
+    // in id order (a tiebreak's contenders are listed in their own)
     seated.sort_unstable();
     for i in seated {
         let (id, player) = (state.players.id(i), state.players.at(i));
@@ -256,7 +261,9 @@ fn final_rooms(state: &State, seed: u64) -> (FinalRooms, Vec<PlayerId>) {
             Some(room) if live.room_note.is_some() => (room, "fallback"),
             Some(room) => (room, "chosen"),
             None => {
-                defaults.push(id.clone());
+                if reports {
+                    defaults.push(id.clone());
+                }
                 (default_room(state, id, player, seed), "default")
             }
         };
@@ -266,14 +273,9 @@ fn final_rooms(state: &State, seed: u64) -> (FinalRooms, Vec<PlayerId>) {
 }
 
 /// What the round's phase does with its scorers: points (and the end of the main game), a
-/// tiebreak's outcome, the Token gift. Each phase reads what it needs of the round before it
-/// changes the state.
-fn play_phase(
-    state: &mut State,
-    public: &mut Public,
-    bonus: &mut BTreeMap<PlayerId, i64>,
-    scorers: Vec<usize>,
-) {
+/// tiebreak's outcome, the Token gift; with `public`, the announcement says so. Each phase
+/// reads what it needs of the round before it changes the state.
+fn play_phase(state: &mut State, public: Option<&mut Public>, bonus: &mut [i64], scorers: Scorers) {
     match state.phase {
         Phase::Main => {
             for &i in &scorers {
@@ -284,17 +286,20 @@ fn play_phase(
             }
         }
         Phase::Tiebreak => {
-            let elimination = state.elimination();
-            if scorers.is_empty() || scorers.len() == state.playing().len() {
+            let playing = state.playing_seats().len();
+            if scorers.is_empty() || scorers.len() == playing {
                 // spec: "if all or none score, play again"
-                public.tiebreak = Some(Tiebreak {
-                    kind: "again",
-                    contenders: state.contenders.clone(),
-                    points: BTreeMap::new(),
-                    elimination,
-                });
+                if let Some(public) = public {
+                    public.tiebreak = Some(Tiebreak {
+                        kind: "again",
+                        contenders: state.contenders.clone(),
+                        points: BTreeMap::new(),
+                        elimination: state.elimination(),
+                    });
+                }
             } else {
                 let ids = scorers.iter().map(|&i| state.players.id(i).clone());
+                let elimination = state.elimination();
                 finish(state, public, bonus, ids.collect(), elimination);
             }
         }
@@ -305,12 +310,14 @@ fn play_phase(
                 state.players.get_mut(to).expect("checked on receipt").token = true;
             }
             state.phase = Phase::Over;
-            public.token_gift = Some(TokenGift {
-                giver,
-                elimination: state.elimination(),
-                to,
-                eligible_opponents: state.unprotected(),
-            });
+            if let Some(public) = public {
+                public.token_gift = Some(TokenGift {
+                    giver,
+                    elimination: state.elimination(),
+                    to,
+                    eligible_opponents: state.unprotected(),
+                });
+            }
         }
         Phase::Over => {}
     }
@@ -350,79 +357,89 @@ fn private_reports(
 }
 
 /// After the last scheduled round (and every extra round of a six-way tie).
-fn evaluate_main(next: &mut State, public: &mut Public, bonus: &mut BTreeMap<PlayerId, i64>) {
-    let points: BTreeMap<PlayerId, u32> = next
-        .players
-        .iter()
-        .map(|(id, p)| (id.clone(), p.points))
-        .collect();
-    let top = points.values().copied().max().unwrap_or(0);
-    let bottom = points.values().copied().min().unwrap_or(0);
-    let winners: Vec<PlayerId> = ids_where(&points, |p| p == top);
-    let others: Vec<PlayerId> = ids_where(&points, |p| p != top);
+fn evaluate_main(next: &mut State, public: Option<&mut Public>, bonus: &mut [i64]) {
+    let points = || -> BTreeMap<PlayerId, u32> {
+        let each = next.players.iter().map(|(id, p)| (id.clone(), p.points));
+        each.collect()
+    };
+    let top = next.players.values().map(|p| p.points).max().unwrap_or(0);
+    let bottom = next.players.values().map(|p| p.points).min().unwrap_or(0);
+    let winners: Vec<PlayerId> = ids_where(next, |p| p == top);
+    let others: Vec<PlayerId> = ids_where(next, |p| p != top);
     match winners.len() {
         6 => {
             // spec: six joint winners: another round for everyone on the normal table
             next.phase = Phase::Main;
-            public.tiebreak = Some(Tiebreak {
-                kind: "everyone",
-                contenders: winners,
-                points,
-                elimination: Vec::new(),
-            });
+            if let Some(public) = public {
+                public.tiebreak = Some(Tiebreak {
+                    kind: "everyone",
+                    contenders: winners,
+                    points: points(),
+                    elimination: Vec::new(),
+                });
+            }
         }
         5 => {
             // spec: the sixth is the Elimination Candidate; the five play tiebreak rounds
             next.phase = Phase::Tiebreak;
-            next.contenders = winners.clone();
+            if let Some(public) = public {
+                public.tiebreak = Some(Tiebreak {
+                    kind: "five",
+                    contenders: winners.clone(),
+                    points: points(),
+                    elimination: others.clone(),
+                });
+            }
+            next.contenders = winners;
             next.outcome = Some(MainEnd {
                 winners: Vec::new(),
-                elimination: others.clone(),
-            });
-            public.tiebreak = Some(Tiebreak {
-                kind: "five",
-                contenders: winners,
-                points,
                 elimination: others,
             });
         }
         4 => finish(next, public, bonus, winners, others), // the two others face each other
         _ => {
-            let elimination = ids_where(&points, |p| p == bottom);
+            let elimination = ids_where(next, |p| p == bottom);
             finish(next, public, bonus, winners, elimination);
         }
     }
 }
 
-/// The main game has its winners: Tokens, garnets, and the sole winner's gift round.
+/// The main game has its winners: Tokens, garnets (`bonus`, by index), and the sole winner's
+/// gift round.
 fn finish(
     next: &mut State,
-    public: &mut Public,
-    bonus: &mut BTreeMap<PlayerId, i64>,
+    public: Option<&mut Public>,
+    bonus: &mut [i64],
     winners: Vec<PlayerId>,
     elimination: Vec<PlayerId>,
 ) {
     let sole = winners.len() == 1;
     let win_bonus = if sole { 4 } else { 2 };
-    for (id, p) in next.players.iter_mut() {
+    for ((id, p), bonus) in next.players.iter_mut().zip(bonus.iter_mut()) {
         // spec: +1 garnet per point for everyone, +4 for a sole winner or +2 for each joint winner
-        *bonus.entry(id.clone()).or_default() += i64::from(p.points);
+        *bonus += i64::from(p.points);
         if winners.contains(id) {
             p.token = true;
-            *bonus.entry(id.clone()).or_default() += win_bonus;
+            *bonus += win_bonus;
         }
     }
-    next.outcome = Some(MainEnd {
-        winners: winners.clone(),
-        elimination: elimination.clone(),
-    });
     next.contenders.clear();
-    if sole && !token_candidates(next, &winners[0]).is_empty() {
-        next.phase = Phase::Token;
-        next.token_giver = Some(winners[0].clone());
-    } else {
-        next.phase = Phase::Over;
+    let giver = winners.first().filter(|_| sole).cloned();
+    next.outcome = Some(MainEnd {
+        winners,
+        elimination,
+    });
+    match giver {
+        Some(giver) if !token_candidates(next, &giver).is_empty() => {
+            next.phase = Phase::Token;
+            next.token_giver = Some(giver);
+        }
+        _ => next.phase = Phase::Over,
     }
+    let Some(public) = public else {
+        return;
+    };
+    let outcome = next.outcome.as_ref().expect("set above");
     public.r#final = Some(Final {
         points: next
             .players
@@ -436,8 +453,8 @@ fn finish(
             .map(|(id, _)| id.clone())
             .collect(),
         eligible_opponents: next.unprotected(),
-        winners,
-        elimination,
+        winners: outcome.winners.clone(),
+        elimination: outcome.elimination.clone(),
         sole_winner: sole,
         left: next
             .players
@@ -448,12 +465,11 @@ fn finish(
     });
 }
 
-fn ids_where(points: &BTreeMap<PlayerId, u32>, keep: impl Fn(u32) -> bool) -> Vec<PlayerId> {
-    points
-        .iter()
-        .filter(|(_, p)| keep(**p))
-        .map(|(id, _)| id.clone())
-        .collect()
+/// The players (in id order) whose points `keep`.
+fn ids_where(state: &State, keep: impl Fn(u32) -> bool) -> Vec<PlayerId> {
+    let players = state.players.iter();
+    let kept = players.filter(|(_, p)| keep(p.points));
+    kept.map(|(id, _)| id.clone()).collect()
 }
 
 /// Ruling 8: a player without a room gets a seeded random allowed room, drawn from a stream of its
