@@ -19,6 +19,7 @@ use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
 use crate::games::version::{Given, Name, Seat, send};
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
+use smallvec::SmallVec;
 
 const RESOURCES: [Resource; 3] = [Resource::Wine, Resource::Gems, Resource::Gold];
 
@@ -49,10 +50,10 @@ fn submission(
     }
 }
 
-/// `living`: the living players in seat order (`State::living`), the same for every bot of
-/// the round.
-fn random(state: &State, me: &PlayerId, living: &[PlayerId], rng: &mut BotRng) -> Version {
-    let p = &state.players[me];
+/// The random bot of player `at` (their index in `state.players`); `living`: the living players
+/// in seat order (`State::living`), the same for every bot of the round.
+fn random(state: &State, at: usize, living: &[PlayerId], rng: &mut BotRng) -> Version {
+    let (me, p) = (state.players.id(at), state.players.at(at));
     let mut dedicate: Vec<Dedicate> = RESOURCES.map(Dedicate::of).to_vec();
     dedicate.shuffle(rng);
     if rng.random_range(0..4) == 0 {
@@ -60,13 +61,13 @@ fn random(state: &State, me: &PlayerId, living: &[PlayerId], rng: &mut BotRng) -
     }
     let least = usize::from(p.oracles.len() >= 4);
     let count = rng.random_range(least..=2).min(p.oracles.len());
-    let mut hand = p.oracles.clone();
+    let mut hand: SmallVec<[Oracle; 4]> = p.oracles.iter().copied().collect();
     hand.shuffle(rng);
     let announce: Vec<Entry> = hand[..count]
         .iter()
         .map(|o| {
             let from = living.choose(rng).expect("the announcer lives");
-            let others: Vec<&PlayerId> = living.iter().filter(|x| *x != from).collect();
+            let others: SmallVec<[&PlayerId; 6]> = living.iter().filter(|x| *x != from).collect();
             let to = others.choose(rng).copied().unwrap_or(from);
             let player = living.choose(rng).expect("the announcer lives");
             entry(*o, from, to, player)
@@ -83,8 +84,9 @@ fn random(state: &State, me: &PlayerId, living: &[PlayerId], rng: &mut BotRng) -
     submission(dedicate, announce, refuse, give, take)
 }
 
-fn greedy(state: &State, me: &PlayerId, rng: &mut BotRng) -> Version {
-    let p = &state.players[me];
+/// The greedy bot of player `at` (their index in `state.players`).
+fn greedy(state: &State, at: usize, rng: &mut BotRng) -> Version {
+    let (me, p) = (state.players.id(at), state.players.at(at));
     // The other living players with their public state (seats, marks), in seat order.
     let others = state.in_seat_order(|id, q| q.alive && id != me);
     if others.is_empty() {
@@ -232,8 +234,8 @@ impl Simulated for FinalRitual {
             }
             let id = state.players.id(i).clone();
             let version = match bot {
-                Strategy::Random => random(state, &id, &living, rng),
-                Strategy::Smart => greedy(state, &id, rng),
+                Strategy::Random => random(state, i, &living, rng),
+                Strategy::Smart => greedy(state, i, rng),
             };
             send::<FinalRitual>(state, Seat { id: &id, at: i }, version, &mut record);
         }
@@ -310,6 +312,8 @@ mod tests {
             let mut rng = BotRng::seed_from_u64(seed);
             while !state.finished {
                 for id in state.living() {
+                    // (a scrambled state seats everyone where they were)
+                    let seat = state.players.index_of(&id).expect("a player");
                     for _ in 0..3 {
                         let other = scrambled(&state, &id, &mut scramble_rng);
                         assert_ne!(other, state);
@@ -317,11 +321,11 @@ mod tests {
                         let (mut a, mut b) = (at.clone(), at.clone());
                         let living = state.living();
                         assert_eq!(
-                            random(&state, &id, &living, &mut a),
-                            random(&other, &id, &living, &mut b)
+                            random(&state, seat, &living, &mut a),
+                            random(&other, seat, &living, &mut b)
                         );
                         let (mut a, mut b) = (at.clone(), at);
-                        assert_eq!(greedy(&state, &id, &mut a), greedy(&other, &id, &mut b));
+                        assert_eq!(greedy(&state, seat, &mut a), greedy(&other, seat, &mut b));
                         checked += 1;
                     }
                 }

@@ -82,6 +82,11 @@ impl Cards {
         }
     }
 
+    /// The most cards of any one resource.
+    pub fn most(&self) -> u32 {
+        self.wine.max(self.gems).max(self.gold)
+    }
+
     pub fn total(&self) -> u32 {
         self.wine + self.gems + self.gold
     }

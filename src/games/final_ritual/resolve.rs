@@ -175,8 +175,11 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
     } else {
         toml::Table::new()
     };
-    // ruling 16: no garnets; every player's change is 0, whatever the detail
-    let garnets = state.players.keys().map(|id| (id.clone(), 0)).collect();
+    // ruling 16: no garnets; every player's change is 0 (the simulator reads none)
+    let garnets = match detail {
+        Detail::Everything => state.players.keys().map(|id| (id.clone(), 0)).collect(),
+        Detail::State => BTreeMap::new(),
+    };
     RoundResult {
         public,
         private: private.into(),
@@ -277,7 +280,7 @@ fn private_of(
         others: state.living().into_iter().filter(|p| p != id).collect(),
         dedicate: plan.dedicate.unwrap_or_default(),
         refuse: plan.refuse,
-        give: plan.give,
-        take: plan.take,
+        give: plan.give.to_vec(),
+        take: plan.take.to_vec(),
     }
 }

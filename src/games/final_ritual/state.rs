@@ -8,6 +8,7 @@ use crate::games::Seats;
 use crate::games::SetupError;
 use crate::player_id::PlayerId;
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 /// Betray Marks at which a player is executed (rules, "Execute").
 pub const EXECUTION: u32 = 3;
@@ -179,6 +180,10 @@ impl Announcement {
     }
 }
 
+/// An "any" order: each resource at most once (a list naming one twice has a problem), so
+/// the three fit inline.
+pub type AnyOrder = SmallVec<[Resource; 3]>;
+
 /// The usable parts of a player's latest version (entries with problems are left out).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -190,10 +195,10 @@ pub struct Orders {
     pub announce: Vec<Announcement>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub refuse: Vec<PlayerId>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub give: Vec<Resource>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub take: Vec<Resource>,
+    #[serde(skip_serializing_if = "SmallVec::is_empty")]
+    pub give: AnyOrder,
+    #[serde(skip_serializing_if = "SmallVec::is_empty")]
+    pub take: AnyOrder,
     /// The version had no problems.
     pub valid: bool,
 }
@@ -307,13 +312,16 @@ impl State {
         self.players.get(id).is_some_and(|p| p.alive)
     }
 
-    /// Whether a living player's role goal holds now (spec "Role goals"), asked of one player
-    /// or many: whether anyone has been executed is read once, when the check is made.
-    pub fn goal_check(&self) -> impl Fn(&PlayerState) -> bool + '_ {
-        // the Traitor's goal: another priest executed (a living Traitor is not among them;
-        // a priest who left was not executed, ruling 17)
-        let executed = self.players.values().any(|q| !q.alive && !q.left);
-        move |p| match p.role.goal() {
+    /// Whether another priest has been executed: the Traitor's goal (a living Traitor is not
+    /// among them; a priest who left was not executed, ruling 17).
+    pub fn anyone_executed(&self) -> bool {
+        self.players.values().any(|q| !q.alive && !q.left)
+    }
+
+    /// Whether a living player's role goal holds now (spec "Role goals"), with `executed`:
+    /// `anyone_executed`, which a round's table keeps rather than asks after every step.
+    pub fn goal_holds(&self, p: &PlayerState, executed: bool) -> bool {
+        match p.role.goal() {
             Goal::Altar(r) => self.altar.get(r) >= self.options.loyal_altar,
             Goal::Hand(r) => p.hand.get(r) >= self.options.selfish_hand,
             Goal::Execution => executed,

@@ -26,6 +26,8 @@ pub struct Table<'s> {
     seats: SeatOrder,
     /// The default streams drawn from so far, by index.
     defaults: Vec<Option<GameRng>>,
+    /// Whether a priest has been executed (`State::anyone_executed`), kept as the round goes.
+    executed: bool,
 }
 
 /// Which "any" list a choice follows (spec ruling 2).
@@ -39,6 +41,7 @@ impl<'s> Table<'s> {
     pub fn new(state: &'s mut State, seed: u64) -> Table<'s> {
         let n = state.players.len();
         Table {
+            executed: state.anyone_executed(),
             seats: SeatOrder::of(&state.players),
             round: state.round,
             state,
@@ -90,7 +93,8 @@ impl<'s> Table<'s> {
 
     /// Whether living player `i`'s goal holds now.
     fn goal_holds(&self, i: usize) -> bool {
-        self.state.goal_check()(self.state.players.at(i))
+        self.state
+            .goal_holds(self.state.players.at(i), self.executed)
     }
 
     /// Player `i`'s id, for the log.
@@ -213,6 +217,7 @@ impl<'s> Table<'s> {
     fn execute(&mut self, i: usize) {
         let p = self.state.players.at_mut(i);
         p.alive = false;
+        self.executed = true;
         self.state.removed.add_all(std::mem::take(&mut p.hand));
         self.state
             .removed_oracles
@@ -248,16 +253,30 @@ impl<'s> Table<'s> {
         if self.state.finished {
             return true;
         }
+        if !self.may_be_decided() {
+            return false;
+        }
         let winner = {
-            let holds = self.state.goal_check();
-            let players = &self.state.players;
+            let (state, executed) = (&*self.state, self.executed);
+            let holds = |p| state.goal_holds(p, executed);
             let mut walk = self.seats.clockwise_from(active);
-            walk.find(|&i| players.at(i).alive && holds(players.at(i)))
+            walk.find(|&i| state.players.at(i).alive && holds(state.players.at(i)))
         };
         if let Some(w) = winner {
             self.win(w, WinBy::Goal);
         }
         self.state.finished
+    }
+
+    /// Whether some living player's goal may hold: a bound that needs no player's role (a
+    /// resource at `loyal_altar` on the altar, a living hand with `selfish_hand` of one, an
+    /// execution), asked after every step, where it is almost always false; `decided` then
+    /// checks each player's own goal.
+    fn may_be_decided(&self) -> bool {
+        let (state, options) = (&*self.state, &self.state.options);
+        self.executed
+            || state.altar.most() >= options.loyal_altar
+            || (state.players.values()).any(|p| p.alive && p.hand.most() >= options.selfish_hand)
     }
 
     /// Whether `player` refuses orders from `announcer` (their own orders they cannot refuse).
