@@ -19,7 +19,6 @@ use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
 use crate::games::version::{Given, Name, Seat, send};
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
-use smallvec::SmallVec;
 
 const RESOURCES: [Resource; 3] = [Resource::Wine, Resource::Gems, Resource::Gold];
 
@@ -61,13 +60,13 @@ fn random(state: &State, at: usize, living: &[PlayerId], rng: &mut BotRng) -> Ve
     }
     let least = usize::from(p.oracles.len() >= 4);
     let count = rng.random_range(least..=2).min(p.oracles.len());
-    let mut hand: SmallVec<[Oracle; 4]> = p.oracles.iter().copied().collect();
+    let mut hand = p.oracles.clone();
     hand.shuffle(rng);
     let announce: Vec<Entry> = hand[..count]
         .iter()
         .map(|o| {
             let from = living.choose(rng).expect("the announcer lives");
-            let others: SmallVec<[&PlayerId; 6]> = living.iter().filter(|x| *x != from).collect();
+            let others: Vec<&PlayerId> = living.iter().filter(|x| *x != from).collect();
             let to = others.choose(rng).copied().unwrap_or(from);
             let player = living.choose(rng).expect("the announcer lives");
             entry(*o, from, to, player)

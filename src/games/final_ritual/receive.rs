@@ -207,7 +207,6 @@ fn respond(table: Respond, state: &State, player: &PlayerId, plan: &mut Orders, 
         match given.value {
             Err(p) => out.problems.push(p),
             Ok(items) => {
-                plan.refuse.reserve(items.len());
                 for item in items {
                     let name = match &item.value {
                         Ok(name) => name,

@@ -280,7 +280,7 @@ fn private_of(
         others: state.living().into_iter().filter(|p| p != id).collect(),
         dedicate: plan.dedicate.unwrap_or_default(),
         refuse: plan.refuse,
-        give: plan.give.to_vec(),
-        take: plan.take.to_vec(),
+        give: plan.give,
+        take: plan.take,
     }
 }

@@ -8,7 +8,6 @@ use crate::games::Seats;
 use crate::games::SetupError;
 use crate::player_id::PlayerId;
 use serde::{Deserialize, Serialize};
-use smallvec::SmallVec;
 
 /// Betray Marks at which a player is executed (rules, "Execute").
 pub const EXECUTION: u32 = 3;
@@ -180,10 +179,6 @@ impl Announcement {
     }
 }
 
-/// An "any" order: each resource at most once (a list naming one twice has a problem), so
-/// the three fit inline.
-pub type AnyOrder = SmallVec<[Resource; 3]>;
-
 /// The usable parts of a player's latest version (entries with problems are left out).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -195,10 +190,10 @@ pub struct Orders {
     pub announce: Vec<Announcement>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub refuse: Vec<PlayerId>,
-    #[serde(skip_serializing_if = "SmallVec::is_empty")]
-    pub give: AnyOrder,
-    #[serde(skip_serializing_if = "SmallVec::is_empty")]
-    pub take: AnyOrder,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub give: Vec<Resource>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub take: Vec<Resource>,
     /// The version had no problems.
     pub valid: bool,
 }
