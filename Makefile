@@ -61,7 +61,7 @@ bench: build
 	TMPDIR=$(BENCH_TMP) bash scripts/bench.sh $(BIN) target/release/examples/floor 30 room-swap
 	TMPDIR=$(BENCH_TMP) bash scripts/bench.sh $(BIN) target/release/examples/floor 30 final-ritual
 	TMPDIR=$(BENCH_TMP) bash scripts/bench_big.sh $(BIN) target/release/examples/floor 10000 3
-	TMPDIR=$(BENCH_TMP) bash scripts/bench_big.sh $(BIN) target/release/examples/floor 100000 1
+	TMPDIR=$(BENCH_TMP) bash scripts/bench_big.sh $(BIN) target/release/examples/floor 100000 3
 	bash scripts/bench_resolve.sh target/release/examples/race_resolve 1000 10000 100000
 	bash scripts/bench_simulate.sh $(BIN) 100000
 	$(CARGO) bench --locked --bench god_race_round
