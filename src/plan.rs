@@ -147,12 +147,12 @@ impl Plan {
     /// tick's) or the file's folder is not on disk yet.
     pub fn early_file(&mut self, path: PathBuf, bytes: Vec<u8>) -> Result<()> {
         let body = Body::Whole(bytes);
-        if self.unchanged(&path, &body) {
-            return Ok(());
-        }
         let on_disk = path.parent().is_some_and(|folder| self.exists(folder));
         if !self.early || !on_disk {
-            self.steps.push(Step::File(path, body));
+            self.file_body(path, body);
+            return Ok(());
+        }
+        if self.unchanged(&path, &body) {
             return Ok(());
         }
         let temp = temp_beside(&path, &body.parts(), self.access)?;
