@@ -55,7 +55,10 @@ fn a_big_game_read_through_its_memos_gives_the_same_bytes_and_a_hand_edit_is_par
     // receipts.toml, written early under a temp name (`Plan::early_file`), was renamed into place
     let temps: Vec<_> = snapshot(dir)
         .into_keys()
-        .filter(|p| p.to_string_lossy().contains(".adjudicate-"))
+        .filter(|p| {
+            p.to_string_lossy()
+                .contains(adjudicate::game_dir::TEMP_PREFIX)
+        })
         .collect();
     assert!(temps.is_empty(), "{temps:?}");
 
