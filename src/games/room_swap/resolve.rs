@@ -210,18 +210,21 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
     if state.phase != Phase::Over {
         state.round = round + 1;
     }
-    // every player's change and live choices, by index, when there are reports to write
-    let (mut garnets, mut lives) = (Vec::new(), Vec::new());
+    // (the simulator's road has a loop of its own: one loop for both roads, each player's
+    // change recorded when reports are built, made 200,000 simulated games 5-10% slower)
+    if !reports {
+        for (p, extra) in state.players.values_mut().zip(bonus) {
+            p.garnets += extra;
+            p.live = Live::default();
+        }
+        return RoundResult::default();
+    }
+    let mut garnets = Vec::with_capacity(state.players.len());
+    let mut lives = Vec::with_capacity(state.players.len());
     for ((id, p), extra) in state.players.iter_mut().zip(bonus) {
         p.garnets += extra;
-        let live = std::mem::take(&mut p.live);
-        if reports {
-            garnets.push((id.clone(), extra - live.spent));
-            lives.push(live);
-        }
-    }
-    if !reports {
-        return RoundResult::default();
+        garnets.push((id.clone(), extra - p.live.spent));
+        lives.push(std::mem::take(&mut p.live));
     }
     // (in id order already: the map is built in one pass)
     let garnets: BTreeMap<PlayerId, i64> = garnets.into_iter().collect();
