@@ -180,11 +180,18 @@ impl Plan {
     /// So a tick's plan writes it at once instead of holding its bytes until the commit, when
     /// a large tick's memory peaks; other plans write it after everything else.
     pub fn cache_file(&mut self, path: PathBuf, bytes: Vec<u8>) {
-        if self.early {
-            write_memo(&path, &bytes, self.access);
-        } else {
-            self.cache.push((path, bytes));
+        match self.memo_writer() {
+            Some(memos) => memos.write(&path, &bytes),
+            None => self.cache.push((path, bytes)),
         }
+    }
+
+    /// What writes a memo at once, as `cache_file` does, from a thread that cannot reach the
+    /// plan (state.toml's memo, made beside the reports); `None` where memos wait for the commit.
+    pub fn memo_writer(&self) -> Option<MemoWriter> {
+        self.early.then_some(MemoWriter {
+            access: self.access,
+        })
     }
 
     /// Whether a folder existed before this plan (looked up once per folder).
@@ -250,8 +257,11 @@ impl Plan {
             }
         }
         staged.publish()?;
+        let memos = MemoWriter {
+            access: self.access,
+        };
         for (path, bytes) in self.cache {
-            write_memo(&path, &bytes, self.access);
+            memos.write(&path, &bytes);
         }
         Ok(())
     }
@@ -361,8 +371,16 @@ impl Drop for Staged {
 }
 
 /// A memo's write (`Plan::cache_file`): best effort, since a cache only saves work; not synced.
-fn write_memo(path: &Path, bytes: &[u8], access: Access) {
-    let _ = replace_as(path, bytes, false, access);
+/// Writes a tick's memos at once (`Plan::memo_writer`), best effort: a cache only saves work.
+#[derive(Debug, Clone, Copy)]
+pub struct MemoWriter {
+    access: Access,
+}
+
+impl MemoWriter {
+    pub fn write(&self, path: &Path, bytes: &[u8]) {
+        let _ = replace_as(path, bytes, false, self.access);
+    }
 }
 
 #[cfg(test)]

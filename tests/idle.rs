@@ -175,3 +175,26 @@ fn mail_waiting_in_the_outbox_is_tried_again_by_every_tick() {
     assert!(run.stdout.contains("1 sent"), "{}", run.stdout);
     assert!(!dir.join("outbox/r001-ack-alice-1.eml").exists());
 }
+
+/// A tick that resolves the round whatever arrives (its deadline passed) keeps no hashes of the
+/// round's files: no later tick reads a closed round's cache. A tick that waits keeps them.
+#[test]
+fn a_tick_that_resolves_the_round_keeps_no_hashes_of_its_files() {
+    let seen = |dir: &Path| dir.join(".cache/seen-001").exists();
+    for (now, kept) in [(NOON, true), (DEADLINE, false)] {
+        let game = example_game();
+        let dir = game.path();
+        tick(dir, MORNING, &["-q"]);
+        submit(dir, 1, "alice", "room = \"attic\"\n");
+        // older than the cache's two seconds of doubt, so that its hash could be kept
+        std::thread::sleep(std::time::Duration::from_millis(2100));
+        let run = tick(dir, now, &[]);
+        assert_eq!(
+            run.stdout.contains("resolved round 1"),
+            !kept,
+            "{}",
+            run.stdout
+        );
+        assert_eq!(seen(dir), kept, "{now}: {}", run.stdout);
+    }
+}

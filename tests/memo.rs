@@ -52,6 +52,17 @@ fn a_big_game_read_through_its_memos_gives_the_same_bytes_and_a_hand_edit_is_par
         tick(d, "2026-12-01T00:02:00Z", &["--force", "-q"]);
     }
     assert_eq!(snapshot(dir), snapshot(bare.path()));
+    // the resolving tick's state.toml, made on a thread of its own (more players than
+    // `PARALLEL_FROM`), which writes its memo as soon as it is made: a memo of exactly it
+    assert!(PLAYERS >= adjudicate::result_file::PARALLEL_FROM);
+    let state = fs::read(dir.join("state.toml")).unwrap();
+    let memo_head = fs::read_to_string(memo(dir, "state.toml.json")).unwrap();
+    let sha = adjudicate::submission::sha256_hex(&state);
+    assert!(
+        memo_head.lines().next().unwrap().ends_with(&sha),
+        "{}",
+        &memo_head[..200]
+    );
     // receipts.toml, written early under a temp name (`Plan::early_file`), was renamed into place
     let temps: Vec<_> = snapshot(dir)
         .into_keys()

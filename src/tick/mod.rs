@@ -138,8 +138,12 @@ pub fn tick_early<G: Game>(
         let mut mail = Mailer::new(ctx, &mut plan, &mut report, None);
         publish::<G>(&mut mail, &renderer, &result, true, opts.now)?;
     }
-    let idle_key = idle_key::<G>(ctx, opts, &file.game);
+    let resolves = resolves_whatever_arrives::<G>(ctx, opts, &file.game);
+    let idle_key = idle_key(ctx, opts, resolves, report.round);
     let mut seen = crate::tick_cache::Seen::load(ctx.dir.root(), report.round);
+    if resolves {
+        seen.forget();
+    }
     let mut text = None;
     if !report.over {
         text = play_round::<G>(
@@ -230,12 +234,12 @@ fn plan_state<S: serde::Serialize>(
 
 /// The key of this tick's inputs for its idle stamp (`tick_cache`), taken before anything is
 /// read, so that a file changed while the tick runs makes the next one full; none for a dry run,
-/// or for a tick that resolves whatever arrives (it writes, so is never idle).
-fn idle_key<G: Game>(ctx: &GameContext, opts: &TickOptions, game: &G::State) -> Option<String> {
-    if opts.dry_run || resolves_whatever_arrives::<G>(ctx, opts, game) {
+/// or for a tick that `resolves` whatever arrives (it writes, so is never idle).
+fn idle_key(ctx: &GameContext, opts: &TickOptions, resolves: bool, round: u32) -> Option<String> {
+    if opts.dry_run || resolves {
         return None;
     }
-    crate::tick_cache::key(ctx.dir.root(), G::round(game))
+    crate::tick_cache::key(ctx.dir.root(), round)
 }
 
 /// Whether the round resolves in this tick whatever arrives: forced, or its deadline (and grace)
