@@ -10,6 +10,8 @@ use std::path::Path;
 
 /// Enough players that state.toml and receipts.toml pass the memo's threshold (64 KiB).
 const PLAYERS: usize = 500;
+// and that a resolving tick makes state.toml on a thread of its own
+const _: () = assert!(PLAYERS >= adjudicate::result_file::PARALLEL_FROM);
 
 fn big_race() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
@@ -54,7 +56,6 @@ fn a_big_game_read_through_its_memos_gives_the_same_bytes_and_a_hand_edit_is_par
     assert_eq!(snapshot(dir), snapshot(bare.path()));
     // the resolving tick's state.toml, made on a thread of its own (more players than
     // `PARALLEL_FROM`), which writes its memo as soon as it is made: a memo of exactly it
-    assert!(PLAYERS >= adjudicate::result_file::PARALLEL_FROM);
     let state = fs::read(dir.join("state.toml")).unwrap();
     let memo_head = fs::read_to_string(memo(dir, "state.toml.json")).unwrap();
     let sha = adjudicate::submission::sha256_hex(&state);
