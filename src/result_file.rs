@@ -6,7 +6,7 @@ mod private_toml;
 use crate::clock;
 use crate::context::{GameContext, Known};
 use crate::error::{Error, Result};
-use crate::games::{Game, PrivatePart, RoundResult};
+use crate::games::{Game, PrivatePart, RoundResult, Seats};
 use crate::plan::EarlyFolder;
 use crate::player_id::PlayerId;
 use crate::render::GameInfo;
@@ -24,7 +24,7 @@ pub struct ResultFile {
     #[serde(default)]
     pub private: crate::games::Seats<PrivatePart>,
     #[serde(default)]
-    pub garnets: BTreeMap<PlayerId, i64>,
+    pub garnets: Seats<i64>,
 }
 
 /// Players from which a round's reports are rendered on every core (below, a thread costs more
@@ -191,7 +191,7 @@ impl ResultFile {
         }
         #[derive(Serialize)]
         struct Tail<'a> {
-            garnets: &'a BTreeMap<PlayerId, i64>,
+            garnets: &'a Seats<i64>,
         }
         let head = toml::to_string(&Head {
             meta: &self.meta,
@@ -479,7 +479,9 @@ mod tests {
             },
             public: toml::from_str("round = 1\n[next]\nround = 2\n").unwrap(),
             private: private.into(),
-            garnets: [(PlayerId::parse("alice").unwrap(), -2)].into(),
+            garnets: [(PlayerId::parse("alice").unwrap(), -2)]
+                .into_iter()
+                .collect(),
         };
         let text = result.to_toml();
         assert_eq!(text, toml::to_string(&result).unwrap());

@@ -12,7 +12,6 @@ use crate::player_id::PlayerId;
 use crate::problem::Problem;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use std::collections::BTreeMap;
 use std::fmt::Debug;
 
 /// What the engine is told at set-up: the players of game.toml and its `[options]`.
@@ -197,7 +196,7 @@ pub struct RoundResult {
     #[serde(default)]
     pub private: Seats<PrivatePart>,
     #[serde(default)]
-    pub garnets: BTreeMap<PlayerId, i64>,
+    pub garnets: Seats<i64>,
 }
 
 impl RoundResult {
@@ -207,7 +206,7 @@ impl RoundResult {
         public: &P,
         private: Seats<PrivatePart>,
     ) -> RoundResult {
-        let garnets = private.keys().map(|id| (id.clone(), 0)).collect();
+        let garnets = Seats::beside(&private, vec![0; private.len()]);
         RoundResult {
             public: to_table(public),
             private,
@@ -343,13 +342,13 @@ pub(crate) fn garnet_changes<P>(
     players: &Seats<P>,
     before: &[i64],
     garnets: impl Fn(&P) -> i64,
-) -> BTreeMap<PlayerId, i64> {
-    debug_assert_eq!(players.len(), before.len(), "a round changed the players");
-    players
-        .iter()
+) -> Seats<i64> {
+    let changes = players
+        .values()
         .zip(before)
-        .map(|((id, p), was)| (id.clone(), garnets(p) - was))
-        .collect()
+        .map(|(p, was)| garnets(p) - was)
+        .collect();
+    Seats::beside(players, changes)
 }
 
 /// A result struct as the table it becomes in result.toml.
@@ -520,6 +519,7 @@ pub trait Game: Archive {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     #[test]
     fn a_player_table_is_the_table_serde_makes_of_the_map() {

@@ -3,31 +3,44 @@
 //! climb, nothing to allocate per player when a state is copied but what the players hold), a
 //! rule that names a player (a gift's receiver) finds them by binary search, and a note a
 //! resolution keeps per player is a list read by the same index. In state.toml it is the same
-//! table keyed by id that a `BTreeMap` is, in the same order.
+//! table keyed by id that a `BTreeMap` is, in the same order. The ids never change once seated,
+//! so they are shared: a copy of a state, and what a round makes per player (its reports, its
+//! garnets), hold the one list (`Seats::beside`) and copy no id.
 
 use crate::player_id::PlayerId;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Players in id order, each with a `T`. Ids are unique and sorted, always: a `Seats` is built
 /// only from a map or by collecting pairs (a later pair for the same id replaces the earlier one,
 /// as in a map).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Seats<T> {
-    ids: Vec<PlayerId>,
+    ids: Arc<[PlayerId]>,
     seats: Vec<T>,
 }
 
 impl<T> Default for Seats<T> {
     fn default() -> Self {
         Seats {
-            ids: Vec::new(),
+            ids: Arc::new([]),
             seats: Vec::new(),
         }
     }
 }
 
 impl<T> Seats<T> {
+    /// One `T` for each of `seats`' players, by index: the same players, whose ids are shared,
+    /// not copied. Panics if `values` is not one per player (a bug in the engine).
+    pub fn beside<S>(seats: &Seats<S>, values: Vec<T>) -> Seats<T> {
+        assert_eq!(seats.len(), values.len(), "one value per seat");
+        Seats {
+            ids: Arc::clone(&seats.ids),
+            seats: values,
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.ids.len()
     }
@@ -95,8 +108,11 @@ pub type IterMut<'a, T> =
 
 impl<T> From<BTreeMap<PlayerId, T>> for Seats<T> {
     fn from(map: BTreeMap<PlayerId, T>) -> Self {
-        let (ids, seats) = map.into_iter().unzip();
-        Seats { ids, seats }
+        let (ids, seats): (Vec<PlayerId>, Vec<T>) = map.into_iter().unzip();
+        Seats {
+            ids: ids.into(),
+            seats,
+        }
     }
 }
 
@@ -106,7 +122,10 @@ impl<T> FromIterator<(PlayerId, T)> for Seats<T> {
     fn from_iter<I: IntoIterator<Item = (PlayerId, T)>>(pairs: I) -> Self {
         let (ids, seats): (Vec<PlayerId>, Vec<T>) = pairs.into_iter().unzip();
         if ids.is_sorted_by(|a, b| a < b) {
-            return Seats { ids, seats };
+            return Seats {
+                ids: ids.into(),
+                seats,
+            };
         }
         ids.into_iter()
             .zip(seats)
@@ -202,5 +221,29 @@ mod tests {
         let bad = "[players.\"not an id\"]\ngarnets = 1\n";
         assert!(toml::from_str::<Holder<Seats<toml::Table>>>(bad).is_err());
         assert!(toml::from_str::<Holder<BTreeMap<PlayerId, toml::Table>>>(bad).is_err());
+    }
+
+    #[test]
+    fn values_beside_seats_are_read_by_the_same_ids() {
+        let seats: Seats<&str> = [("b", "x"), ("a", "y")]
+            .into_iter()
+            .map(|(k, v)| (id(k), v))
+            .collect();
+        let changes = Seats::beside(&seats, vec![-1_i64, 2]);
+        assert_eq!(changes.get(&id("a")), Some(&-1));
+        assert_eq!(changes[&id("b")], 2);
+        assert!(changes.keys().eq(seats.keys()));
+        assert_eq!(
+            toml::to_string(&changes).unwrap(),
+            "a = -1\nb = 2\n",
+            "the table a map of the same pairs is"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "one value per seat")]
+    fn values_beside_seats_must_be_one_per_seat() {
+        let seats: Seats<u8> = [(id("a"), 1)].into_iter().collect();
+        let _ = Seats::beside(&seats, vec![1, 2]);
     }
 }

@@ -7,7 +7,7 @@ use super::cards::{Cards, Goal, Oracle, Resource, Role, Targets};
 use super::log::{Seen, Turn};
 use super::state::{Dedicate, Orders, State, WinBy};
 use super::turn::Table;
-use crate::games::{Detail, PrivatePart, Resolution, RoundResult, to_table};
+use crate::games::{Detail, PrivatePart, Resolution, RoundResult, Seats, to_table};
 use crate::player_id::PlayerId;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -177,8 +177,8 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
     };
     // ruling 16: no garnets; every player's change is 0 (the simulator reads none)
     let garnets = match detail {
-        Detail::Everything => state.players.keys().map(|id| (id.clone(), 0)).collect(),
-        Detail::State => BTreeMap::new(),
+        Detail::Everything => Seats::beside(&state.players, vec![0; state.players.len()]),
+        Detail::State => Seats::default(),
     };
     RoundResult {
         public,

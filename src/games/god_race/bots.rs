@@ -10,7 +10,7 @@
 
 use super::GodRace;
 use super::gods::God;
-use super::resolve::{self, Notes};
+use super::resolve::{self, Notes, Part};
 use super::state::{CANDLE_PRICE, CandlePlan, Live, Orbs, Placement, PlayerState, State};
 use crate::doc::Choice;
 
@@ -239,7 +239,7 @@ pub fn to_toml(live: &Live) -> String {
 struct Defaults(u64);
 
 impl Notes for Defaults {
-    fn defaulted(&mut self, _: usize, _: &'static str) {
+    fn defaulted(&mut self, _: usize, _: Part) {
         self.0 += 1;
     }
 }

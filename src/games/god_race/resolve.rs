@@ -62,7 +62,7 @@ struct Final {
 struct Private {
     support: Orbs,
     /// Parts chosen at random for this player this round, in words.
-    defaulted: Vec<String>,
+    defaulted: Defaulted,
     #[serde(skip_serializing_if = "Option::is_none")]
     placed: Option<SortedPlacement>,
     lit: Sorted,
@@ -116,6 +116,55 @@ impl Serialize for Sorted {
     }
 }
 
+/// A part of a submission the rules choose at random when no valid one was sent.
+#[derive(Clone, Copy)]
+pub enum Part {
+    Meadow,
+    Support,
+    Placement,
+}
+
+impl Part {
+    /// In the order a resolution chooses them (`advance`: the next meadow first).
+    const ALL: [Part; 3] = [Part::Meadow, Part::Support, Part::Placement];
+
+    /// The line of the report that says so.
+    fn words(self) -> &'static str {
+        match self {
+            Part::Meadow => "your next meadow (no valid meadow was sent)",
+            Part::Support => "your scoring orbs (none valid was sent)",
+            Part::Placement => "your orb placement (no valid placement was sent)",
+        }
+    }
+}
+
+/// The parts chosen at random for one player in one round, one bit each (a report holds a byte,
+/// not a list of strings), serialized as their lines in the order they were chosen.
+#[derive(Clone, Copy, Default)]
+struct Defaulted(u8);
+
+impl Defaulted {
+    fn insert(&mut self, part: Part) {
+        self.0 |= 1 << part as u8;
+    }
+
+    fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    fn parts(self) -> impl Iterator<Item = Part> {
+        Part::ALL
+            .into_iter()
+            .filter(move |p| self.0 & (1 << *p as u8) != 0)
+    }
+}
+
+impl Serialize for Defaulted {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.parts().map(Part::words))
+    }
+}
+
 /// A `Placement` in a report (its three lists are sorted).
 #[derive(Serialize)]
 struct SortedPlacement {
@@ -128,7 +177,7 @@ impl Private {
     fn new(meadow: God) -> Private {
         Private {
             support: Orbs::new(),
-            defaulted: Vec::new(),
+            defaulted: Defaulted::default(),
             placed: None,
             lit: Sorted::default(),
             bought: Sorted::default(),
@@ -199,9 +248,9 @@ pub fn opening(state: &State) -> RoundResult {
 /// (`Record`); the simulator notes nothing (`()`), so both run the same rules, in place, and only
 /// the tick pays for the announcement and the reports. Players are numbered in id order.
 pub trait Notes {
-    /// A part chosen at random for player `i` (`what`, in words).
-    fn defaulted(&mut self, i: usize, what: &'static str) {
-        let _ = (i, what);
+    /// A part chosen at random for player `i`.
+    fn defaulted(&mut self, i: usize, part: Part) {
+        let _ = (i, part);
     }
     fn placed(&mut self, i: usize, placement: &Placement) {
         let _ = (i, placement);
@@ -244,7 +293,7 @@ pub fn advance(state: &mut State, seed: u64, notes: &mut impl Notes) -> Step {
                 return p.meadow; // ruling 20
             }
             p.live.meadow.unwrap_or_else(|| {
-                notes.defaulted(i, "your next meadow (no valid meadow was sent)");
+                notes.defaulted(i, Part::Meadow);
                 let others: Vec<God> = God::ALL
                     .iter()
                     .copied()
@@ -291,13 +340,11 @@ pub fn advance(state: &mut State, seed: u64, notes: &mut impl Notes) -> Step {
 /// The notes of one resolution, per player in id order, for the private reports.
 struct Record {
     private: Vec<Private>,
-    defaults: Vec<bool>,
 }
 
 impl Notes for Record {
-    fn defaulted(&mut self, i: usize, what: &'static str) {
-        self.defaults[i] = true;
-        self.private[i].defaulted.push(what.to_owned());
+    fn defaulted(&mut self, i: usize, part: Part) {
+        self.private[i].defaulted.insert(part);
     }
     fn placed(&mut self, i: usize, placement: &Placement) {
         self.private[i].placed = Some(SortedPlacement {
@@ -328,7 +375,6 @@ pub fn resolve(state: &mut State, seed: u64) -> RoundResult {
             .values()
             .map(|p| Private::new(p.meadow))
             .collect(),
-        defaults: vec![false; state.players.len()],
     };
     let step = advance(state, seed, &mut record);
     let next = &*state;
@@ -350,8 +396,8 @@ pub fn resolve(state: &mut State, seed: u64) -> RoundResult {
         defaults: next
             .players
             .keys()
-            .zip(&record.defaults)
-            .filter(|(_, d)| **d)
+            .zip(&record.private)
+            .filter(|(_, note)| !note.defaulted.is_empty())
             .map(|(id, _)| id.clone())
             .collect(),
         picture: picture(next),
@@ -394,7 +440,7 @@ fn announcement(public: &Public, next: &State) -> toml::Table {
 fn private_reports(
     next: &State,
     mut notes: Vec<Private>,
-    garnets: &BTreeMap<PlayerId, i64>,
+    garnets: &Seats<i64>,
     last: Option<&Final>,
 ) -> Seats<PrivatePart> {
     // (the notes and the garnets are in id order, as the players are)
@@ -418,11 +464,7 @@ fn private_reports(
         }
     }
     // every note stays where it is, in one list the parts share
-    next.players
-        .keys()
-        .cloned()
-        .zip(PrivatePart::rows(notes))
-        .collect()
+    Seats::beside(&next.players, PrivatePart::rows(notes).collect())
 }
 
 /// Round 0 (rulings 1 and 2): scoring orbs, garnets, the box and the first candles. `meadows`:
@@ -431,7 +473,7 @@ fn round_zero(state: &mut State, meadows: &[God], notes: &mut impl Notes, seed: 
     let mut orb_box: Counts = God::ALL.iter().map(|g| (*g, 1)).collect();
     for (i, (id, me)) in state.players.iter_mut().enumerate() {
         let support = me.live.support.take().unwrap_or_else(|| {
-            notes.defaulted(i, "your scoring orbs (none valid was sent)");
+            notes.defaulted(i, Part::Support);
             let mut gods = God::ALL.to_vec();
             gods.shuffle(&mut rng::stream(
                 seed,
@@ -470,7 +512,7 @@ fn race_round(state: &mut State, notes: &mut impl Notes, seed: u64) -> Race {
             continue; // ruling 20: its hand goes back to the box unplayed
         }
         let placement = me.live.placement.take().unwrap_or_else(|| {
-            notes.defaulted(i, "your orb placement (no valid placement was sent)");
+            notes.defaulted(i, Part::Placement);
             random_placement(
                 &me.hand,
                 &mut rng::stream(seed, round, &format!("god-race/default-placement/{id}")),

@@ -227,7 +227,7 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
         lives.push(std::mem::take(&mut p.live));
     }
     // (in id order already: the map is built in one pass)
-    let garnets: BTreeMap<PlayerId, i64> = garnets.into_iter().collect();
+    let garnets: Seats<i64> = garnets.into_iter().collect();
     public.next = Next {
         round: state.round,
         phase: state.phase,
@@ -331,7 +331,7 @@ fn private_reports(
     next: &State,
     lives: &[Live],
     final_rooms: &FinalRooms,
-    garnets: &BTreeMap<PlayerId, i64>,
+    garnets: &Seats<i64>,
 ) -> Seats<PrivatePart> {
     next.players
         .iter()
