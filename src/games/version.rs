@@ -134,12 +134,18 @@ impl<T> Given<T> {
     pub fn ok(&self) -> Option<&T> {
         self.value.as_ref().ok()
     }
+
+    /// Items handed over typed, each `Given`, collected once: a bot's list is made as the list
+    /// a version holds, not made first and copied into it.
+    pub fn each(items: impl IntoIterator<Item = T>) -> Vec<Given<T>> {
+        items.into_iter().map(Given::typed).collect()
+    }
 }
 
 impl<T> Given<Vec<Given<T>>> {
     /// A list handed over typed, each of its items too (a bot's Peeks, a divination's pair).
     pub fn typed_each(items: impl IntoIterator<Item = T>) -> Given<Vec<Given<T>>> {
-        Given::typed(items.into_iter().map(Given::typed).collect())
+        Given::typed(Given::each(items))
     }
 }
 

@@ -19,32 +19,33 @@ use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
 use crate::games::version::{Given, Name, Seat, send};
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
+use smallvec::SmallVec;
 
 const RESOURCES: [Resource; 3] = [Resource::Wine, Resource::Gems, Resource::Gold];
 
 /// One announcement: the oracle and the targets its kind needs.
-fn entry(oracle: Oracle, from: &PlayerId, to: &PlayerId, player: &PlayerId) -> Entry {
+fn entry(oracle: Oracle, from: &PlayerId, to: &PlayerId, player: &PlayerId) -> Given<Entry> {
     let name = |id: &PlayerId| Name::Id(id.clone());
-    Entry::typed(oracle, name(from), name(to), name(player))
+    Given::typed(Entry::typed(oracle, name(from), name(to), name(player)))
 }
 
 /// The whole submission: `dedicate`, `announce`, and the `[respond]` table.
 fn submission(
     dedicate: Vec<Dedicate>,
-    announce: Vec<Entry>,
-    refuse: Vec<Name>,
-    give: Vec<Resource>,
-    take: Vec<Resource>,
+    announce: Vec<Given<Entry>>,
+    refuse: Vec<Given<Name>>,
+    give: Vec<Given<Resource>>,
+    take: Vec<Given<Resource>>,
 ) -> Version {
     let respond = Respond {
         unknown: Vec::new(),
-        refuse: Some(Given::typed_each(refuse)),
-        give: Some(Given::typed_each(give)),
-        take: Some(Given::typed_each(take)),
+        refuse: Some(Given::typed(refuse)),
+        give: Some(Given::typed(give)),
+        take: Some(Given::typed(take)),
     };
     Version {
         dedicate: Some(Given::typed(dedicate)),
-        announce: Some(Given::typed_each(announce)),
+        announce: Some(Given::typed(announce)),
         respond: Some(Given::typed(respond)),
     }
 }
@@ -53,34 +54,45 @@ fn submission(
 /// in seat order (`State::living`), the same for every bot of the round.
 fn random(state: &State, at: usize, living: &[PlayerId], rng: &mut BotRng) -> Version {
     let (me, p) = (state.players.id(at), state.players.at(at));
-    let mut dedicate: Vec<Dedicate> = RESOURCES.map(Dedicate::of).to_vec();
-    dedicate.shuffle(rng);
-    if rng.random_range(0..4) == 0 {
-        dedicate.insert(0, Dedicate::Refuse);
-    }
+    // (the short lists drawn from are shuffled where they are, on the stack)
+    let mut order = RESOURCES.map(Dedicate::of);
+    order.shuffle(rng);
+    let refuses = rng.random_range(0..4) == 0;
+    let dedicate = refuses
+        .then_some(Dedicate::Refuse)
+        .into_iter()
+        .chain(order)
+        .collect();
     let least = usize::from(p.oracles.len() >= 4);
     let count = rng.random_range(least..=2).min(p.oracles.len());
-    let mut hand = p.oracles.clone();
+    let mut hand: SmallVec<[Oracle; 6]> = SmallVec::from_slice(&p.oracles);
     hand.shuffle(rng);
-    let announce: Vec<Entry> = hand[..count]
+    let announce = hand[..count]
         .iter()
         .map(|o| {
             let from = living.choose(rng).expect("the announcer lives");
-            let others: Vec<&PlayerId> = living.iter().filter(|x| *x != from).collect();
+            let others: SmallVec<[&PlayerId; 8]> = living.iter().filter(|x| *x != from).collect();
             let to = others.choose(rng).copied().unwrap_or(from);
             let player = living.choose(rng).expect("the announcer lives");
             entry(*o, from, to, player)
         })
         .collect();
-    let refuse: Vec<Name> = living
-        .iter()
-        .filter(|x| *x != me && rng.random_bool(0.5))
-        .map(|x| Name::Id(x.clone()))
-        .collect();
-    let (mut give, mut take) = (RESOURCES.to_vec(), RESOURCES.to_vec());
+    let refuse = Given::each(
+        living
+            .iter()
+            .filter(|x| *x != me && rng.random_bool(0.5))
+            .map(|x| Name::Id(x.clone())),
+    );
+    let (mut give, mut take) = (RESOURCES, RESOURCES);
     give.shuffle(rng);
     take.shuffle(rng);
-    submission(dedicate, announce, refuse, give, take)
+    submission(
+        dedicate,
+        announce,
+        refuse,
+        Given::each(give),
+        Given::each(take),
+    )
 }
 
 /// The greedy bot of player `at` (their index in `state.players`).
@@ -131,6 +143,7 @@ fn greedy(state: &State, at: usize, rng: &mut BotRng) -> Version {
     let last = after[after.len() - 1].0;
     let wanted = announcements(p, me, Aims { next, victim, last }, mine);
     let dedicate = dedicate.into_iter().map(Dedicate::of).collect();
+    let (refuse, give, take) = (Given::each(refuse), Given::each(give), Given::each(take));
     submission(dedicate, wanted, refuse, give, take)
 }
 
@@ -149,11 +162,11 @@ fn announcements(
     me: &PlayerId,
     aims: Aims<'_>,
     mine: Option<Resource>,
-) -> Vec<Entry> {
+) -> Vec<Given<Entry>> {
     let selfish = matches!(p.role.goal(), Goal::Hand(_));
     let loyal = matches!(p.role.goal(), Goal::Altar(_));
     let traitor = p.role == Role::Traitor;
-    let mut wanted: Vec<Entry> = Vec::new();
+    let mut wanted: Vec<Given<Entry>> = Vec::new();
     for oracle in &p.oracles {
         let fits = match oracle.effect() {
             Effect::Forgive => p.marks > 0,

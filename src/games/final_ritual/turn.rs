@@ -7,8 +7,11 @@
 
 use super::cards::{Cards, Effect, Oracle, Resource, Targets, full_order};
 use super::log::{Event, Log};
-use super::state::{Announcement, Dedicate, EXECUTION, Orders, SeatOrder, State, WinBy, Winner};
+use super::state::{
+    Announcement, Dedicate, EXECUTION, Orders, PlayerState, SeatOrder, State, WinBy, Winner,
+};
 use crate::doc::Choice;
+use crate::games::Seats;
 use crate::player_id::PlayerId;
 use crate::rng::{self, GameRng};
 use rand::RngExt;
@@ -102,6 +105,15 @@ impl<'s> Table<'s> {
         self.state.players.id(i).clone()
     }
 
+    /// Notes an event in the log, made only when the log records (a simulated round's log is
+    /// off: it neither copies the ids an event names nor moves the event).
+    fn note(&mut self, event: impl FnOnce(&Seats<PlayerState>) -> Event) {
+        if !self.log.off {
+            let event = event(&self.state.players);
+            self.log.event(event);
+        }
+    }
+
     fn turn(&mut self, i: usize) {
         self.dedication(i);
         if self.decided(i) || !self.alive(i) {
@@ -119,8 +131,8 @@ impl<'s> Table<'s> {
                     .as_ref()
                     .and_then(|p| self.state.players.get(p))
                     .is_some_and(|q| q.left);
-                self.log.event(Event::Skipped {
-                    by: self.id(i),
+                self.note(|seats| Event::Skipped {
+                    by: seats.id(i).clone(),
                     announcement: entry,
                     dead,
                     left,
@@ -180,8 +192,8 @@ impl<'s> Table<'s> {
         match choice {
             Some(r) => {
                 self.move_to_altar(i, Cards::one(r, 1));
-                self.log.event(Event::Dedicated {
-                    player: self.id(i),
+                self.note(|seats| Event::Dedicated {
+                    player: seats.id(i).clone(),
                     resource: Some(r),
                 });
             }
@@ -192,8 +204,8 @@ impl<'s> Table<'s> {
 
     fn no_dedication(&mut self, i: usize, empty_hand: bool) {
         let marks = self.state.players.at(i).marks + 1;
-        self.log.event(Event::NoDedication {
-            player: self.id(i),
+        self.note(|seats| Event::NoDedication {
+            player: seats.id(i).clone(),
             empty_hand,
             marks,
         });
@@ -223,8 +235,8 @@ impl<'s> Table<'s> {
             .removed_oracles
             .append(&mut std::mem::take(&mut p.oracles));
         let role = self.state.options.reveal_executed_role.then_some(p.role);
-        self.log.event(Event::Executed {
-            player: self.id(i),
+        self.note(|seats| Event::Executed {
+            player: seats.id(i).clone(),
             role,
         });
         // The last player alive wins at once (their own goal first, if it holds).
@@ -289,8 +301,8 @@ impl<'s> Table<'s> {
 
     fn disobey(&mut self, player: usize, oracle: Oracle, refused: bool) {
         let marks = self.state.players.at(player).marks + 1;
-        self.log.event(Event::Disobeyed {
-            player: self.id(player),
+        self.note(|seats| Event::Disobeyed {
+            player: seats.id(player).clone(),
             oracle,
             marks,
             refused: Some(refused),
@@ -385,8 +397,8 @@ impl<'s> Table<'s> {
         };
         let (from, to, player) = (at(&a.from), at(&a.to), at(&a.player));
         let oracle = a.oracle;
-        self.log.event(Event::Announced {
-            by: self.id(i),
+        self.note(|seats| Event::Announced {
+            by: seats.id(i).clone(),
             announcement: a,
             forced,
         });
@@ -440,8 +452,8 @@ impl<'s> Table<'s> {
                 if q.alive && q.marks > 0 {
                     q.marks -= 1;
                     let marks = q.marks;
-                    self.log.event(Event::Forgiven {
-                        player: self.id(p),
+                    self.note(|seats| Event::Forgiven {
+                        player: seats.id(p).clone(),
                         marks,
                     });
                 }
@@ -498,9 +510,9 @@ impl<'s> Table<'s> {
             return;
         };
         self.hand(to).add_all(cards);
-        self.log.event(Event::Gave {
-            from: self.id(from),
-            to: self.id(to),
+        self.note(|seats| Event::Gave {
+            from: seats.id(from).clone(),
+            to: seats.id(to).clone(),
             count: n,
             resource: what,
             cards: Some(cards),
@@ -520,8 +532,8 @@ impl<'s> Table<'s> {
             return;
         };
         self.state.altar.add_all(cards);
-        self.log.event(Event::Offered {
-            player: self.id(player),
+        self.note(|seats| Event::Offered {
+            player: seats.id(player).clone(),
             count: n,
             resource: what,
             cards: Some(cards),
@@ -538,8 +550,8 @@ impl<'s> Table<'s> {
         let cards = self.any_cards(player, altar, n, Any::Take);
         self.state.altar.take_all(cards);
         self.hand(player).add_all(cards);
-        self.log.event(Event::Took {
-            player: self.id(player),
+        self.note(|seats| Event::Took {
+            player: seats.id(player).clone(),
             count: cards.total(),
             cards: Some(cards),
         });
@@ -553,8 +565,8 @@ impl<'s> Table<'s> {
             cards.add(r, 1);
         }
         self.hand(i).add_all(cards);
-        self.log.event(Event::Harvested {
-            player: self.id(i),
+        self.note(|seats| Event::Harvested {
+            player: seats.id(i).clone(),
             count: cards.total(),
             cards: Some(cards),
         });
@@ -567,7 +579,7 @@ impl<'s> Table<'s> {
             let id = self.state.players.id(i).as_str();
             let purpose = ["final-ritual/reshuffle/", id];
             pile.shuffle(&mut rng::stream_of(self.seed, self.round, &purpose));
-            self.log.event(Event::Reshuffled { count: pile.len() });
+            self.note(|_| Event::Reshuffled { count: pile.len() });
             self.state.oracle_deck = pile;
         }
         if self.state.oracle_deck.is_empty() {
@@ -575,8 +587,8 @@ impl<'s> Table<'s> {
         }
         let oracle = self.state.oracle_deck.remove(0);
         self.state.players.at_mut(i).oracles.push(oracle);
-        self.log.event(Event::DrewOracle {
-            player: self.id(i),
+        self.note(|seats| Event::DrewOracle {
+            player: seats.id(i).clone(),
             oracle: Some(oracle),
         });
     }
