@@ -8,6 +8,7 @@ pub mod bots;
 pub mod gods;
 pub mod race;
 mod receive;
+mod report;
 pub mod resolve;
 pub mod standings;
 pub mod state;

@@ -4,6 +4,8 @@
 
 use super::gods::{Counts, God, GodSet, counts, total};
 use super::race::{self, Move, Track};
+pub use super::report::Part;
+use super::report::{Private, Sorted, SortedPlacement};
 use super::standings::{Standings, finish};
 use super::state::{CANDLE_PRICE, CandlePlan, Gift, Live, Orbs, Placement, State};
 use crate::doc::Choice;
@@ -52,151 +54,6 @@ struct Final {
     /// Ruling 20: the seats that left the game, ranked with nobody.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     left: Vec<PlayerId>,
-}
-
-/// One player's report of the round. Its sorted lists of orbs and candles are held as counts
-/// per god (`Sorted`, 5 bytes, not a 24-byte list): a 100,000-player round builds 100,000 of
-/// these, in memory the resolution touches for the first time (17 MB less at 100,000 players;
-/// the resolve phase 52 → 42 ms).
-#[derive(Serialize)]
-struct Private {
-    support: Orbs,
-    /// Parts chosen at random for this player this round, in words.
-    defaulted: Defaulted,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    placed: Option<SortedPlacement>,
-    lit: Sorted,
-    bought: Sorted,
-    gave: Vec<Gift>,
-    received: Orbs,
-    garnets: i64,
-    garnets_change: i64,
-    /// The next round: meadow, hand, candles.
-    meadow: God,
-    hand: Sorted,
-    candles: Sorted,
-    next_meadows: Sorted,
-    max_buy: i64,
-    playing: bool,
-    /// At the end: this player's score, Tokens, and standing.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    score: Option<u32>,
-    tokens: u32,
-    winner: bool,
-    elimination: bool,
-}
-
-/// A list of gods as a count per god, serialized as the list in `God::ALL` order (which is their
-/// order): the same list for every list the rules keep sorted (hands, candles, placements and
-/// candle plans as received), and a hand-edited one is shown sorted.
-#[derive(Clone, Copy, Default)]
-struct Sorted([u8; 5]);
-
-impl Sorted {
-    fn of(gods: &[God]) -> Sorted {
-        let mut counts = [0; 5];
-        for god in gods {
-            counts[*god as usize] += 1;
-        }
-        Sorted(counts)
-    }
-}
-
-impl Serialize for Sorted {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        let len = self.0.iter().map(|n| usize::from(*n)).sum();
-        let mut seq = s.serialize_seq(Some(len))?;
-        for (god, n) in God::ALL.iter().zip(self.0) {
-            for _ in 0..n {
-                seq.serialize_element(god)?;
-            }
-        }
-        seq.end()
-    }
-}
-
-/// A part of a submission the rules choose at random when no valid one was sent.
-#[derive(Clone, Copy)]
-pub enum Part {
-    Meadow,
-    Support,
-    Placement,
-}
-
-impl Part {
-    /// In the order a resolution chooses them (`advance`: the next meadow first).
-    const ALL: [Part; 3] = [Part::Meadow, Part::Support, Part::Placement];
-
-    /// The line of the report that says so.
-    fn words(self) -> &'static str {
-        match self {
-            Part::Meadow => "your next meadow (no valid meadow was sent)",
-            Part::Support => "your scoring orbs (none valid was sent)",
-            Part::Placement => "your orb placement (no valid placement was sent)",
-        }
-    }
-}
-
-/// The parts chosen at random for one player in one round, one bit each (a report holds a byte,
-/// not a list of strings), serialized as their lines in the order they were chosen.
-#[derive(Clone, Copy, Default)]
-struct Defaulted(u8);
-
-impl Defaulted {
-    fn insert(&mut self, part: Part) {
-        self.0 |= 1 << part as u8;
-    }
-
-    fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    fn parts(self) -> impl Iterator<Item = Part> {
-        Part::ALL
-            .into_iter()
-            .filter(move |p| self.0 & (1 << *p as u8) != 0)
-    }
-}
-
-impl Serialize for Defaulted {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.parts().map(Part::words))
-    }
-}
-
-/// A `Placement` in a report (its three lists are sorted).
-#[derive(Serialize)]
-struct SortedPlacement {
-    ceremony1: Sorted,
-    ceremony2: Sorted,
-    ceremony3: Sorted,
-}
-
-impl Private {
-    fn new(meadow: God) -> Private {
-        Private {
-            support: Orbs::new(),
-            defaulted: Defaulted::default(),
-            placed: None,
-            lit: Sorted::default(),
-            bought: Sorted::default(),
-            gave: Vec::new(),
-            received: Orbs::new(),
-            garnets: 0,
-            garnets_change: 0,
-            meadow,
-            hand: Sorted::default(),
-            candles: Sorted::default(),
-            next_meadows: Sorted::default(),
-            max_buy: 0,
-            playing: false,
-            score: None,
-            tokens: 0,
-            winner: false,
-            elimination: false,
-        }
-    }
 }
 
 /// The opening (issue 13: round 0 is a submission round, so players must learn the format before
@@ -347,11 +204,7 @@ impl Notes for Record {
         self.private[i].defaulted.insert(part);
     }
     fn placed(&mut self, i: usize, placement: &Placement) {
-        self.private[i].placed = Some(SortedPlacement {
-            ceremony1: Sorted::of(&placement.ceremony1),
-            ceremony2: Sorted::of(&placement.ceremony2),
-            ceremony3: Sorted::of(&placement.ceremony3),
-        });
+        self.private[i].placed = Some(SortedPlacement::of(placement));
     }
     fn candles(&mut self, i: usize, plan: &CandlePlan) {
         let note = &mut self.private[i];
@@ -451,9 +304,7 @@ fn private_reports(
         note.meadow = p.meadow;
         note.hand = Sorted::of(&p.hand);
         note.candles = Sorted::of(&p.candles);
-        let mut others = Sorted([1; 5]);
-        others.0[p.meadow as usize] = 0;
-        note.next_meadows = others;
+        note.next_meadows = Sorted::all_but(p.meadow);
         note.max_buy = p.garnets / CANDLE_PRICE;
         note.playing = !next.finished;
         if let Some(f) = last {
