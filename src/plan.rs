@@ -370,8 +370,8 @@ impl Drop for Staged {
     }
 }
 
-/// A memo's write (`Plan::cache_file`): best effort, since a cache only saves work; not synced.
-/// Writes a tick's memos at once (`Plan::memo_writer`), best effort: a cache only saves work.
+/// Writes a tick's memos (`Plan::cache_file`, `Plan::memo_writer`): best effort, since a cache
+/// only saves work; not synced.
 #[derive(Debug, Clone, Copy)]
 pub struct MemoWriter {
     access: Access,

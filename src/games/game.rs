@@ -343,6 +343,7 @@ pub(crate) fn garnet_changes<P>(
     before: &[i64],
     garnets: impl Fn(&P) -> i64,
 ) -> Seats<i64> {
+    debug_assert_eq!(players.len(), before.len(), "a round changed the players");
     let changes = players
         .values()
         .zip(before)

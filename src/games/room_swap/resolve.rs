@@ -221,13 +221,12 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
     }
     let mut garnets = Vec::with_capacity(state.players.len());
     let mut lives = Vec::with_capacity(state.players.len());
-    for ((id, p), extra) in state.players.iter_mut().zip(bonus) {
+    for (p, extra) in state.players.values_mut().zip(bonus) {
         p.garnets += extra;
-        garnets.push((id.clone(), extra - p.live.spent));
+        garnets.push(extra - p.live.spent);
         lives.push(std::mem::take(&mut p.live));
     }
-    // (in id order already: the map is built in one pass)
-    let garnets: Seats<i64> = garnets.into_iter().collect();
+    let garnets = Seats::beside(&state.players, garnets);
     public.next = Next {
         round: state.round,
         phase: state.phase,
