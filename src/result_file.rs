@@ -22,7 +22,7 @@ pub struct ResultFile {
     pub meta: Meta,
     pub public: toml::Table,
     #[serde(default)]
-    pub private: crate::games::Seats<PrivatePart>,
+    pub private: Seats<PrivatePart>,
     #[serde(default)]
     pub garnets: Seats<i64>,
 }
