@@ -2,5 +2,7 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     adjudicate::allocator::configure();
-    adjudicate::commands::main()
+    let code = adjudicate::commands::main();
+    adjudicate::allocator::finish();
+    code
 }
