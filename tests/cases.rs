@@ -486,12 +486,12 @@ fn same_but_the_words<S: PartialEq>(
 ) -> Option<&'static str> {
     if !unsaid.understood.is_empty() {
         Some("the words of what was understood were built")
+    } else if unsaid.if_not_fixed.is_some() {
+        Some("the words of what the deadline does were built")
     } else if said.valid != unsaid.valid || said.problems != unsaid.problems {
         Some("validity or problems differ")
     } else if said.answers != unsaid.answers || said.notices != unsaid.notices {
         Some("answers or notices differ")
-    } else if said.if_not_fixed != unsaid.if_not_fixed {
-        Some("the default differs")
     } else if state != quiet {
         Some("the state differs")
     } else {

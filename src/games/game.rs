@@ -81,6 +81,14 @@ impl Outcome {
         }
     }
 
+    /// Says what the deadline does if nothing valid arrives, when words are wanted: `words` is
+    /// only called then.
+    pub fn if_not_fixed_in(&mut self, words: impl FnOnce() -> String) {
+        if self.detail.reports() {
+            self.if_not_fixed = Some(words());
+        }
+    }
+
     /// A version refused before the engine could read it (bad file, bad token, not UTF-8…).
     pub fn refused(problem: Problem) -> Outcome {
         Outcome {
@@ -160,7 +168,8 @@ pub enum Detail {
     /// learn from their own player's part of the state and, where a game's bots learn from
     /// announcements, from the typed announcement itself (`Simulated::Heard`). Every report a
     /// game writes is built from the same rules' run, so leaving them out changes nothing else.
-    /// Received versions are checked alike and reach the state alike, without `understood`.
+    /// Received versions are checked alike and reach the state alike, without the words of an
+    /// acknowledgement (`understood`, `if_not_fixed`).
     State,
 }
 

@@ -224,7 +224,8 @@ mod tests {
 
     #[test]
     fn every_versioned_games_bot_files_read_back_as_written() {
-        use crate::games::{final_ritual, planar_control, room_swap, tribal_council};
+        use crate::games::{final_ritual, god_race, planar_control, room_swap, tribal_council};
+        bots_files_read_back_as_written::<god_race::GodRace>("random=3,leader");
         bots_files_read_back_as_written::<room_swap::RoomSwap>("random=3,best-response");
         bots_files_read_back_as_written::<planar_control::PlanarControl>("random=8,hunter");
         bots_files_read_back_as_written::<final_ritual::FinalRitual>("random=3,greedy");
@@ -249,7 +250,9 @@ mod tests {
 
     #[test]
     fn a_file_from_someone_not_in_the_game_is_refused_in_the_games_words() {
-        use crate::games::{final_ritual, planar_control, room_swap, tribal_council};
+        use crate::games::{final_ritual, god_race, planar_control, room_swap, tribal_council};
+        let race = a_stranger_is_refused::<god_race::GodRace>();
+        assert!(race.contains("not a player of this game"), "{race}");
         let council = a_stranger_is_refused::<tribal_council::TribalCouncil>();
         assert_eq!(council, "you are not at this council");
         let ritual = a_stranger_is_refused::<final_ritual::FinalRitual>();

@@ -293,7 +293,7 @@ impl Game for DeathMatchPick {
                 .expect("a candidate is a player")
                 .choice = choice;
         } else {
-            out.if_not_fixed = Some(Self::if_not_fixed(state, player));
+            out.if_not_fixed_in(|| Self::if_not_fixed(state, player));
         }
         out
     }

@@ -63,7 +63,7 @@ impl Versioned for FinalRitual {
         plan.valid = out.problems.is_empty();
         out.valid = plan.valid;
         if !out.valid {
-            out.if_not_fixed = Some(PARTLY.into());
+            out.if_not_fixed_in(|| PARTLY.into());
         }
         understood(&plan, out);
         state.players.at_mut(player.at).plan = Some(plan);

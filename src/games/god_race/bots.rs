@@ -3,18 +3,18 @@
 //! private facts (meadow, scoring orbs, hand, candles, garnets), all of which the player's
 //! reports tell them; never the box, other hands or other players' scoring orbs.
 //!
-//! This is the simulator's fast path: a bot's choice is written into the player's live choices
-//! as the validated submission would be (`to_toml` gives that submission; a test sends it through
-//! `receive` and checks that the rules store the same), and the round resolves in place through
-//! `resolve::advance`, the tick's own rules, noting nothing.
+//! A bot hands its version to the checks a player's file meets (`version::send`), so it can never
+//! make a move a player cannot; the round then resolves in place through `resolve::advance`, the
+//! tick's own rules, noting nothing.
 
 use super::GodRace;
 use super::gods::God;
 use super::resolve::{self, Notes, Part};
-use super::state::{CANDLE_PRICE, CandlePlan, Live, Orbs, Placement, PlayerState, State};
+use super::state::{CANDLE_PRICE, Orbs, PlayerState, State};
+use super::version::Version;
 use crate::doc::Choice;
-
 use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
+use crate::games::version::{Seat, send};
 use rand::RngExt;
 
 /// What one player knows when choosing a round's submission.
@@ -77,8 +77,8 @@ impl<'a> View<'a> {
     }
 }
 
-/// The submission `strategy` makes from `view`.
-pub fn choose(view: &View<'_>, strategy: Strategy, rng: &mut BotRng) -> Live {
+/// The version `strategy` sends from `view`.
+pub fn choose(view: &View<'_>, strategy: Strategy, rng: &mut BotRng) -> Version {
     match strategy {
         Strategy::Random => random(view, rng),
         Strategy::Smart => leader(view, rng),
@@ -95,18 +95,13 @@ fn other_meadow(view: &View<'_>, rng: &mut BotRng) -> God {
         .expect("four other meadows")
 }
 
-fn random(view: &View<'_>, rng: &mut BotRng) -> Live {
-    let meadow = Some(other_meadow(view, rng));
+fn random(view: &View<'_>, rng: &mut BotRng) -> Version {
+    let meadow = other_meadow(view, rng);
     if view.round == 0 {
         let a = rng.random_range(0..5usize);
         let b = (a + 1 + rng.random_range(0..4usize)) % 5;
-        let mut support = vec![God::ALL[a], God::ALL[b]];
-        support.sort();
-        return Live {
-            meadow,
-            support: Some(support),
-            ..Live::default()
-        };
+        let (a, b) = (God::ALL[a], God::ALL[b]);
+        return Version::round0(meadow, [a.min(b), a.max(b)]);
     }
     let mut lists: [Orbs; 3] = Default::default();
     for god in view.hand {
@@ -118,28 +113,17 @@ fn random(view: &View<'_>, rng: &mut BotRng) -> Live {
         .copied()
         .filter(|_| rng.random_bool(0.5))
         .collect();
-    Live {
-        meadow,
-        support: None,
-        placement: Some(placement(lists)),
-        candles: plan(light, Orbs::new()),
-    }
+    round(meadow, lists, light, Orbs::new())
 }
 
 /// Scores with the supported god nearest the goal: its orbs to ceremony 3, the other supported
 /// god's to ceremony 2, the rest to ceremony 1; lights a candle of each supported god still
 /// racing (buying one for the leader when it has garnets to spare); moves to the leader's meadow
 /// for its orb. Round 0: supports its current and its next meadow (two garnets).
-fn leader(view: &View<'_>, rng: &mut BotRng) -> Live {
+fn leader(view: &View<'_>, rng: &mut BotRng) -> Version {
     if view.round == 0 {
         let next = other_meadow(view, rng);
-        let mut support = vec![view.meadow, next];
-        support.sort();
-        return Live {
-            meadow: Some(next),
-            support: Some(support),
-            ..Live::default()
-        };
+        return Version::round0(next, [view.meadow.min(next), view.meadow.max(next)]);
     }
     let mut racing: Vec<God> = view
         .support
@@ -177,62 +161,17 @@ fn leader(view: &View<'_>, rng: &mut BotRng) -> Live {
         .copied()
         .find(|g| *g != view.meadow)
         .unwrap_or_else(|| other_meadow(view, rng));
-    Live {
-        meadow: Some(meadow),
-        support: None,
-        placement: Some(placement(lists)),
-        candles: plan(light, buy),
-    }
+    round(meadow, lists, light, buy)
 }
 
-fn placement(lists: [Orbs; 3]) -> Placement {
-    let [mut ceremony1, mut ceremony2, mut ceremony3] = lists;
-    ceremony1.sort();
-    ceremony2.sort();
-    ceremony3.sort();
-    Placement {
-        ceremony1,
-        ceremony2,
-        ceremony3,
+/// A race round's version, its lists in the canonical order the rules keep (so that the file it
+/// stands for reads as it is stored).
+fn round(meadow: God, mut lists: [Orbs; 3], mut light: Orbs, mut buy: Orbs) -> Version {
+    let [a, b, c] = &mut lists;
+    for list in [a, b, c, &mut light, &mut buy] {
+        list.sort();
     }
-}
-
-/// The candle part as `receive` stores it (sorted lists), or none if there is nothing to do.
-fn plan(mut light: Orbs, mut buy: Orbs) -> Option<CandlePlan> {
-    light.sort();
-    buy.sort();
-    (!light.is_empty() || !buy.is_empty()).then_some(CandlePlan {
-        light,
-        buy,
-        give: Vec::new(),
-    })
-}
-
-/// The submission file that makes the rules store `live`.
-pub fn to_toml(live: &Live) -> String {
-    let list = |gods: &[God]| {
-        let names: Vec<String> = gods.iter().map(|g| format!("\"{}\"", g.name())).collect();
-        format!("[{}]", names.join(", "))
-    };
-    let mut text = String::new();
-    if let Some(m) = live.meadow {
-        text.push_str(&format!("meadow = \"{}\"\n", m.name()));
-    }
-    if let Some(s) = &live.support {
-        text.push_str(&format!("support = {}\n", list(s)));
-    }
-    if let Some(p) = &live.placement {
-        for (i, c) in p.ceremonies().iter().enumerate() {
-            text.push_str(&format!("ceremony{} = {}\n", i + 1, list(c)));
-        }
-    }
-    if let Some(c) = &live.candles {
-        text.push_str(&format!("light = {}\n", list(&c.light)));
-        if !c.buy.is_empty() {
-            text.push_str(&format!("buy = {}\n", list(&c.buy)));
-        }
-    }
-    text
+    Version::round(meadow, lists, light, buy)
 }
 
 /// Counts the parts the rules chose at random.
@@ -265,14 +204,18 @@ impl Simulated for GodRace {
             return 0;
         }
         let track = Track::of(state);
-        for ((id, p), bot) in state.players.iter_mut().zip(bots) {
-            let live = choose(&View::mine(track, p), *bot, rng);
-            if let Some(r) = record.as_deref_mut() {
-                r.push((id.clone(), to_toml(&live)));
+        let mut sent = 0;
+        for (at, bot) in bots.iter().enumerate().take(state.players.len()) {
+            let me = state.players.at(at);
+            if me.left {
+                continue;
             }
-            p.live = live;
+            let version = choose(&View::mine(track, me), *bot, rng);
+            let id = state.players.id(at).clone();
+            send::<GodRace>(state, Seat { id: &id, at }, version, &mut record);
+            sent += 1;
         }
-        bots.len() as u64
+        sent
     }
 
     fn advance(state: &mut State, seed: u64, _: &mut ()) -> u64 {
@@ -312,20 +255,21 @@ mod tests {
     use super::*;
     use crate::doc::Doc;
     use crate::games::Game;
+    use crate::games::version::Given;
     use crate::simulate::play_recorded;
 
     fn setting(bots: &str) -> crate::simulate::plan::Setting {
         crate::simulate::plan::test_setting::<GodRace>(bots, 3)
     }
 
-    /// The fast path stores exactly what the rules store when the bot's file is received: every
-    /// submission of several whole games goes through `receive` too, and must be valid and give
-    /// the same live choices.
+    /// A bot's every version is valid, and the file it stands for, received as a player's file
+    /// is, plays the same game: several whole games replayed from their recorded files end in
+    /// the state the simulator reached.
     #[test]
     fn every_bot_choice_is_a_valid_submission_stored_as_the_rules_store_it() {
         let s = setting("random=4,leader=3");
         for game in 0..20 {
-            let (_, transcript, tally) = play_recorded::<GodRace>(&s, game).unwrap();
+            let (end, transcript, tally) = play_recorded::<GodRace>(&s, game).unwrap();
             assert!(tally.finished && tally.defaults == 0, "{tally:?}");
             // Replay the game through receive: the same submissions, the rules' own validation.
             let seed = crate::simulate::game_seed(s.seed, game);
@@ -342,6 +286,7 @@ mod tests {
                 state = GodRace::resolve(&state, seed).state;
             }
             assert!(state.finished);
+            assert_eq!(state, end);
             assert_eq!(GodRace::tally(&[0; 7], &state, &()).len(), 7);
         }
     }
@@ -359,16 +304,19 @@ mod tests {
             candles: &[God::Red],
             garnets: 0,
         };
-        let live = choose(
+        let version = choose(
             &view,
             Strategy::Smart,
             &mut rand::SeedableRng::seed_from_u64(1),
         );
-        let p = live.placement.unwrap();
-        assert_eq!(p.ceremony3.as_slice(), [God::Blue]); // Blue (9) leads Red (7)
-        assert_eq!(p.ceremony2.as_slice(), [God::Red, God::Red]);
-        assert_eq!(p.ceremony1.as_slice(), [God::White]);
-        assert_eq!(live.meadow, Some(God::Blue));
-        assert_eq!(live.candles.unwrap().light.as_slice(), [God::Red]); // no Blue candle, no garnets
+        let list = |given: &Option<Given<Orbs>>| given.as_ref().and_then(Given::ok).cloned();
+        let [c1, c2, c3] = version.ceremonies.each_ref().map(list);
+        assert_eq!(c3.unwrap().as_slice(), [God::Blue]); // Blue (9) leads Red (7)
+        assert_eq!(c2.unwrap().as_slice(), [God::Red, God::Red]);
+        assert_eq!(c1.unwrap().as_slice(), [God::White]);
+        assert_eq!(version.meadow.and_then(|m| m.value.ok()), Some(God::Blue));
+        // no Blue candle, and no garnets to buy one
+        assert_eq!(list(&version.light).unwrap().as_slice(), [God::Red]);
+        assert_eq!(version.buy, None);
     }
 }

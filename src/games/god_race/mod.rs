@@ -12,6 +12,7 @@ mod report;
 pub mod resolve;
 pub mod standings;
 pub mod state;
+mod version;
 
 use crate::doc::{Choice, Doc};
 use crate::games::{Detail, Game, GameId, Outcome, Resolution, RoundResult, Setup, SetupError};
@@ -201,7 +202,7 @@ impl Game for GodRace {
     }
 
     fn receive_with(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
-        receive::receive(state, player, doc, detail)
+        crate::games::version::receive::<GodRace>(state, player, doc, detail)
     }
 
     /// The private report needs the round, the podium and the gods' points, not every player's

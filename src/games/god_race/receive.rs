@@ -1,15 +1,22 @@
-//! Receiving a God Race submission: each part (meadow; support or orb placement; candles) is
-//! validated on its own (spec god-race.md, "Submissions"). A valid part replaces the part on file;
-//! an invalid one is explained and leaves the part on file (or the default) in place.
+//! Checking one version of a God Race submission against the round and applying it: each part
+//! (meadow; support or orb placement; candles) on its own (spec god-race.md, "Submissions"). A
+//! valid part replaces the part on file; an invalid one is explained and leaves the part on file
+//! (or the default) in place. A file is read into a `Version` first (`version.rs`); a bot's
+//! version comes here as is.
 
-use super::gods::{God, counts, words};
-use super::state::{CANDLE_PRICE, CandlePlan, Gift, Placement, State};
-use crate::doc::{Choice, Doc, Node};
-use crate::games::{Detail, Outcome};
+use super::GodRace;
+use super::gods::{Counts, God, counts, words};
+use super::state::{CANDLE_PRICE, CandlePlan, Gift, Live, Orbs, Placement, State};
+use super::version::{self, Version};
+use crate::doc::{Choice, Doc, Writer};
+use crate::games::Outcome;
+use crate::games::version::{Given, Seat, Versioned, problem_at};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 
-const ROUND0_KEYS: &[&str] = &["meadow", "support", "token"];
+/// The candles a player may light or give: those held and those bought (a few, held inline).
+type Candles = smallvec::SmallVec<[God; 8]>;
+
 /// Every key of any round (`Game::KEYS`).
 pub const KEYS: &[&str] = &[
     "meadow",
@@ -22,52 +29,33 @@ pub const KEYS: &[&str] = &[
     "give",
     "token",
 ];
-const ROUND_KEYS: &[&str] = &[
-    "meadow",
-    "ceremony1",
-    "ceremony2",
-    "ceremony3",
-    "light",
-    "buy",
-    "give",
-    "token",
-];
-const CEREMONIES: [&str; 3] = ["ceremony1", "ceremony2", "ceremony3"];
 
-pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) -> Outcome {
-    let mut out = Outcome::new(detail);
-    if state.finished {
-        out.problems.push(Problem::general(
-            "the race is over; no more submissions are read",
-        ));
-        return out;
-    }
-    let keys = if state.round == 0 {
-        ROUND0_KEYS
-    } else {
-        ROUND_KEYS
-    };
-    out.problems
-        .extend(doc.root().unknown_keys(keys, "a God Race submission"));
-    let mut invalid = false;
-    let me = state.players[player].clone();
+impl Versioned for GodRace {
+    type Version = Version;
 
-    match read_meadow(doc, me.meadow) {
-        Some(Ok(m)) => {
-            out.understand(|| format!("move to the {} meadow", m.title()));
-            live(state, player).meadow = Some(m);
-        }
-        Some(Err(p)) => {
-            out.problems.push(p);
-            invalid = true;
-        }
-        None => {}
+    fn seat_of(state: &State, player: &PlayerId) -> Result<usize, Problem> {
+        let at = state.players.index_of(player);
+        at.ok_or_else(|| Problem::general("you are not a player of this game"))
     }
-    if state.round == 0 {
-        match doc.get("support").map(read_support) {
-            Some(Ok(s)) => {
-                out.understand(|| format!("support {} and {}", s[0].title(), s[1].title()));
-                live(state, player).support = Some(s);
+
+    fn refuse(state: &State, _: Seat<'_>) -> Option<Problem> {
+        state
+            .finished
+            .then(|| Problem::general("the race is over; no more submissions are read"))
+    }
+
+    fn read(state: &State, _: Seat<'_>, doc: &Doc, problems: &mut Vec<Problem>) -> Version {
+        Version::read(state, doc, problems)
+    }
+
+    fn apply(state: &mut State, player: Seat<'_>, mut version: Version, out: &mut Outcome) {
+        let at = player.at;
+        let mut invalid = false;
+        let me = state.players.at(at);
+        match version.meadow.as_ref().map(|m| check_meadow(m, me.meadow)) {
+            Some(Ok(m)) => {
+                out.understand(|| format!("move to the {} meadow", m.title()));
+                state.players.at_mut(at).live.meadow = Some(m);
             }
             Some(Err(p)) => {
                 out.problems.push(p);
@@ -75,52 +63,69 @@ pub fn receive(state: &mut State, player: &PlayerId, doc: &Doc, detail: Detail) 
             }
             None => {}
         }
-    } else {
-        match read_placement(doc, &me.hand) {
-            Some(Ok(p)) => {
-                out.understand(|| {
-                    p.ceremonies()
-                        .iter()
-                        .enumerate()
-                        .map(|(i, c)| format!("ceremony {}: {}", i + 1, words(c)))
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                });
-                live(state, player).placement = Some(p);
+        if state.round == 0 {
+            match version.support.as_ref().map(check_support) {
+                Some(Ok(s)) => {
+                    out.understand(|| format!("support {} and {}", s[0].title(), s[1].title()));
+                    state.players.at_mut(at).live.support = Some(s);
+                }
+                Some(Err(p)) => {
+                    out.problems.push(p);
+                    invalid = true;
+                }
+                None => {}
             }
-            Some(Err(p)) => {
-                out.problems.extend(p);
-                invalid = true;
+        } else {
+            match check_placement(&mut version.ceremonies, &state.players.at(at).hand) {
+                Some(Ok(p)) => {
+                    out.understand(|| {
+                        p.ceremonies()
+                            .iter()
+                            .enumerate()
+                            .map(|(i, c)| format!("ceremony {}: {}", i + 1, words(c)))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    });
+                    state.players.at_mut(at).live.placement = Some(p);
+                }
+                Some(Err(p)) => {
+                    out.problems.extend(p);
+                    invalid = true;
+                }
+                None => {}
             }
-            None => {}
+            match check_candles(state, player, &mut version) {
+                Some(Ok(plan)) => {
+                    out.understand(|| candle_words(&plan));
+                    state.players.at_mut(at).live.candles = Some(plan);
+                }
+                Some(Err(p)) => {
+                    out.problems.extend(p);
+                    invalid = true;
+                }
+                None => {}
+            }
         }
-        match read_candles(state, player, doc) {
-            Some(Ok(plan)) => {
-                out.understand(|| candle_words(&plan));
-                live(state, player).candles = Some(plan);
-            }
-            Some(Err(p)) => {
-                out.problems.extend(p);
-                invalid = true;
-            }
-            None => {}
+        let live = &state.players.at(at).live;
+        out.valid = !invalid && on_file(state, live);
+        if !out.valid {
+            out.problems.extend(missing_parts(state, at, &version));
         }
+        out.if_not_fixed_in(|| if_not_fixed_of(state, live));
     }
-    out.valid = !invalid && required_on_file(state, player);
-    if !out.valid {
-        out.problems.extend(missing_parts(state, player, doc));
+
+    fn write(version: &Version) -> Writer {
+        version.write()
     }
-    out.if_not_fixed = Some(if_not_fixed(state, player));
-    out
 }
 
 /// One problem per required part that neither this version nor an earlier one gave (a part this
 /// version gets wrong has its own problem): a version that is not valid always says why
 /// (ruling 13).
-fn missing_parts(state: &State, player: &PlayerId, doc: &Doc) -> Vec<Problem> {
-    let me = &state.players[player];
+fn missing_parts(state: &State, at: usize, version: &Version) -> Vec<Problem> {
+    let me = state.players.at(at);
     let mut out = Vec::new();
-    if me.live.meadow.is_none() && doc.get("meadow").is_none() {
+    if me.live.meadow.is_none() && version.meadow.is_none() {
         let others: Vec<God> = God::ALL
             .iter()
             .copied()
@@ -133,13 +138,13 @@ fn missing_parts(state: &State, player: &PlayerId, doc: &Doc) -> Vec<Problem> {
             God::join(&others)
         )));
     }
-    if state.round == 0 && me.live.support.is_none() && doc.get("support").is_none() {
+    if state.round == 0 && me.live.support.is_none() && version.support.is_none() {
         out.push(Problem::general(format!(
             "support is missing: add a line like support = [\"white\", \"blue\"] (your two scoring orbs, two different gods of {})",
             God::join(God::ALL)
         )));
     }
-    let placed = CEREMONIES.iter().any(|c| doc.get(c).is_some());
+    let placed = version.ceremonies.iter().any(Option::is_some);
     if state.round > 0 && me.live.placement.is_none() && !placed {
         let hand: Vec<String> = me
             .hand
@@ -154,17 +159,12 @@ fn missing_parts(state: &State, player: &PlayerId, doc: &Doc) -> Vec<Problem> {
     out
 }
 
-fn live<'a>(state: &'a mut State, player: &PlayerId) -> &'a mut super::state::Live {
-    &mut state
-        .players
-        .get_mut(player)
-        .expect("players are checked by the tick")
-        .live
-}
-
 /// Whether the parts without which the rules would draw at random are on file.
 pub fn required_on_file(state: &State, player: &PlayerId) -> bool {
-    let live = &state.players[player].live;
+    on_file(state, &state.players[player].live)
+}
+
+fn on_file(state: &State, live: &Live) -> bool {
     live.meadow.is_some()
         && if state.round == 0 {
             live.support.is_some()
@@ -175,7 +175,10 @@ pub fn required_on_file(state: &State, player: &PlayerId) -> bool {
 
 /// What the deadline does to the parts not on file.
 pub fn if_not_fixed(state: &State, player: &PlayerId) -> String {
-    let live = &state.players[player].live;
+    if_not_fixed_of(state, &state.players[player].live)
+}
+
+fn if_not_fixed_of(state: &State, live: &Live) -> String {
     let mut random = Vec::new();
     if live.meadow.is_none() {
         random.push("your next meadow");
@@ -197,73 +200,53 @@ pub fn if_not_fixed(state: &State, player: &PlayerId) -> String {
     }
 }
 
-fn read_meadow(doc: &Doc, current: God) -> Option<Result<God, Problem>> {
-    let node = doc.get("meadow")?;
-    Some(node.as_choice::<God>("meadow").and_then(|m| {
-        if m == current {
-            let others: Vec<God> = God::ALL.iter().copied().filter(|g| *g != current).collect();
-            Err(Problem::at(
-                node.pos,
-                format!(
-                    "meadow: you are in the {} meadow now and must move: one of {}",
-                    current.title(),
-                    God::join(&others)
-                ),
-            ))
-        } else {
-            Ok(m)
-        }
-    }))
+/// The next meadow: any but the current one.
+fn check_meadow(given: &Given<God>, current: God) -> Result<God, Problem> {
+    let m = given.value.clone()?;
+    if m != current {
+        return Ok(m);
+    }
+    let others: Vec<God> = God::ALL.iter().copied().filter(|g| *g != current).collect();
+    Err(given.problem(format!(
+        "meadow: you are in the {} meadow now and must move: one of {}",
+        current.title(),
+        God::join(&others)
+    )))
 }
 
-/// A list of colour names.
-fn read_gods(node: &Node, key: &str) -> Result<Vec<God>, Problem> {
-    node.as_array(key)?
-        .iter()
-        .map(|item| item.as_choice::<God>(key))
-        .collect()
-}
-
-fn read_support(node: &Node) -> Result<Vec<God>, Problem> {
-    let gods = read_gods(node, "support")?;
+/// Two different gods, kept in canonical order.
+fn check_support(given: &Given<Orbs>) -> Result<Vec<God>, Problem> {
+    let gods = given.value.as_ref().map_err(Clone::clone)?;
     match gods.as_slice() {
         [a, b] if a != b => Ok(vec![*a.min(b), *a.max(b)]),
-        [a, b] if a == b => Err(Problem::at(
-            node.pos,
-            format!("support: {} twice; name two different gods", a.title()),
-        )),
-        _ => Err(Problem::at(
-            node.pos,
-            format!(
-                "support must name exactly two different gods, not {}",
-                gods.len()
-            ),
-        )),
+        [a, b] if a == b => Err(given.problem(format!(
+            "support: {} twice; name two different gods",
+            a.title()
+        ))),
+        _ => Err(given.problem(format!(
+            "support must name exactly two different gods, not {}",
+            gods.len()
+        ))),
     }
 }
 
-fn read_placement(doc: &Doc, hand: &[God]) -> Option<Result<Placement, Vec<Problem>>> {
-    let nodes: Vec<Option<&Node>> = CEREMONIES.iter().map(|k| doc.get(k)).collect();
-    if nodes.iter().all(Option::is_none) {
+/// The three ceremonies together hold exactly the hand; each kept sorted. (The lists are taken
+/// out of the version; what is left there is only asked whether it was given.)
+fn check_placement(
+    ceremonies: &mut [Option<Given<Orbs>>; 3],
+    hand: &[God],
+) -> Option<Result<Placement, Vec<Problem>>> {
+    if ceremonies.iter().all(Option::is_none) {
         return None;
     }
     let mut problems = Vec::new();
-    let mut lists = Vec::new();
-    for (key, node) in CEREMONIES.iter().zip(&nodes) {
-        match node.map(|n| read_gods(n, key)) {
-            Some(Ok(list)) => lists.push(list),
-            Some(Err(p)) => {
-                problems.push(p);
-                lists.push(Vec::new());
-            }
-            None => lists.push(Vec::new()),
-        }
-    }
+    let lists = ceremonies.each_mut().map(|c| taken(c, &mut problems));
     if problems.is_empty() {
-        let placed = counts(&lists.concat());
+        let mut placed = Counts::default();
+        lists.iter().flatten().for_each(|g| placed.add(*g, 1));
         let held = counts(hand);
         if placed != held {
-            let at = nodes.iter().flatten().next().map(|n| n.pos);
+            let at = ceremonies.iter().flatten().next().and_then(|g| g.at);
             let missing: Vec<&str> = placed
                 .iter()
                 .filter(|(g, _)| !held.has(*g))
@@ -281,54 +264,58 @@ fn read_placement(doc: &Doc, hand: &[God]) -> Option<Result<Placement, Vec<Probl
                     words(hand)
                 )
             };
-            message.push_str(&format!(" (you placed: {})", words(&lists.concat())));
-            problems.push(match at {
-                Some(pos) => Problem::at(pos, message),
-                None => Problem::general(message),
-            });
+            let all: Vec<God> = lists.iter().flatten().copied().collect();
+            message.push_str(&format!(" (you placed: {})", words(&all)));
+            problems.push(problem_at(at, message));
         }
     }
     if !problems.is_empty() {
         return Some(Err(problems));
     }
-    let mut lists = lists.into_iter();
-    let mut next = || {
-        let mut l = lists.next().unwrap_or_default();
-        l.sort();
-        l
-    };
+    let [mut ceremony1, mut ceremony2, mut ceremony3] = lists;
+    ceremony1.sort();
+    ceremony2.sort();
+    ceremony3.sort();
     Some(Ok(Placement {
-        ceremony1: next().into(),
-        ceremony2: next().into(),
-        ceremony3: next().into(),
+        ceremony1,
+        ceremony2,
+        ceremony3,
     }))
 }
 
-fn read_candles(
+/// The list `given` holds, taken out of it (empty when not given); a list of the wrong shape
+/// adds its problem and counts as empty.
+fn taken(given: &mut Option<Given<Orbs>>, problems: &mut Vec<Problem>) -> Orbs {
+    match given.as_mut().map(|g| &mut g.value) {
+        Some(Ok(list)) => std::mem::take(list),
+        Some(Err(p)) => {
+            problems.push(p.clone());
+            Orbs::new()
+        }
+        None => Orbs::new(),
+    }
+}
+
+/// Buying what the garnets pay for, then lighting and giving candles held or bought, each
+/// candle once.
+fn check_candles(
     state: &State,
-    player: &PlayerId,
-    doc: &Doc,
+    player: Seat<'_>,
+    version: &mut Version,
 ) -> Option<Result<CandlePlan, Vec<Problem>>> {
-    let (light, buy, give) = (doc.get("light"), doc.get("buy"), doc.get("give"));
-    if light.is_none() && buy.is_none() && give.is_none() {
+    if version.light.is_none() && version.buy.is_none() && version.give.is_none() {
         return None;
     }
-    let me = &state.players[player];
+    let me = state.players.at(player.at);
     let mut problems = Vec::new();
-    let mut read = |node: Option<&Node>, key: &str| match node.map(|n| read_gods(n, key)) {
-        Some(Ok(list)) => list,
-        Some(Err(p)) => {
-            problems.push(p);
-            Vec::new()
-        }
-        None => Vec::new(),
-    };
-    let light_list = read(light, "light");
-    let buy_list = read(buy, "buy");
+    let mut light_list = taken(&mut version.light, &mut problems);
+    let mut buy_list = taken(&mut version.buy, &mut problems);
+    let (light, give) = (&version.light, &version.give);
     let cost = CANDLE_PRICE * buy_list.len() as i64;
     if cost > me.garnets {
-        problems.push(Problem::at(
-            buy.expect("buy is non-empty").pos,
+        let at = version.buy.as_ref().and_then(|g| g.at);
+        problems.push(problem_at(
+            at,
             format!(
                 "buy: {} candle(s) cost {cost} garnets and you have {}; you can afford {}",
                 buy_list.len(),
@@ -338,15 +325,14 @@ fn read_candles(
         ));
     }
     // Candles to light or give come from those held plus those bought.
-    let mut available = me.candles.clone();
-    available.extend(&buy_list);
+    let mut available: Candles = me.candles.iter().chain(&buy_list).copied().collect();
     for god in &light_list {
         match available.iter().position(|c| c == god) {
             Some(i) => {
                 available.remove(i);
             }
-            None => problems.push(Problem::at(
-                light.expect("light is non-empty").pos,
+            None => problems.push(problem_at(
+                light.as_ref().and_then(|g| g.at),
                 format!(
                     "light: you hold no {} candle to light; your candles: {}",
                     god.title(),
@@ -356,12 +342,12 @@ fn read_candles(
         }
     }
     let mut gifts = Vec::new();
-    if let Some(node) = give {
-        match node.as_array("give") {
-            Err(p) => problems.push(p),
+    if let Some(given) = give {
+        match &given.value {
+            Err(p) => problems.push(p.clone()),
             Ok(items) => {
                 for item in items {
-                    match read_gift(state, player, item, &mut available, &light_list) {
+                    match check_gift(state, player.id, item, &mut available, &light_list) {
                         Ok(g) => gifts.push(g),
                         Err(p) => problems.push(p),
                     }
@@ -372,73 +358,54 @@ fn read_candles(
     if !problems.is_empty() {
         return Some(Err(problems));
     }
-    let mut plan = CandlePlan {
-        light: light_list.into(),
-        buy: buy_list.into(),
+    light_list.sort();
+    buy_list.sort();
+    Some(Ok(CandlePlan {
+        light: light_list,
+        buy: buy_list,
         give: gifts,
-    };
-    plan.light.sort();
-    plan.buy.sort();
-    Some(Ok(plan))
+    }))
 }
 
-fn read_gift(
+/// One gift: to another player of the game, a candle held (or bought) and not also lit.
+fn check_gift(
     state: &State,
     player: &PlayerId,
-    item: &Node,
-    available: &mut Vec<God>,
+    item: &Given<version::Gift>,
+    available: &mut Candles,
     lit: &[God],
 ) -> Result<Gift, Problem> {
-    let example = "give = [{ to = \"bob\", candle = \"white\" }]";
-    let table = item.as_table("give").map_err(|p| Problem {
-        message: format!("{} ({example})", p.message),
-        ..p
-    })?;
-    if let Some(p) = table
-        .unknown_keys(&["to", "candle"], "a gift")
-        .into_iter()
-        .next()
-    {
-        return Err(p);
-    }
-    let to_node = table
-        .get("to")
-        .ok_or_else(|| Problem::at(item.pos, format!("give: a gift needs `to` ({example})")))?;
-    let to_text = to_node.as_str("give.to")?;
-    let to = PlayerId::named(to_text)
+    let gift = item.value.as_ref().map_err(Clone::clone)?;
+    let name = gift.to.value.as_ref().map_err(Clone::clone)?;
+    let to = name
+        .id()
         .filter(|id| state.players.contains_key(id))
         .ok_or_else(|| {
-            Problem::at(
-                to_node.pos,
-                format!("give.to: \"{to_text}\" is not a player of this game"),
-            )
+            gift.to.problem(format!(
+                "give.to: \"{}\" is not a player of this game",
+                name.text()
+            ))
         })?;
     if &to == player {
-        return Err(Problem::at(
-            to_node.pos,
-            "give.to: you cannot give a candle to yourself",
-        ));
+        return Err(gift
+            .to
+            .problem("give.to: you cannot give a candle to yourself"));
     }
-    let candle_node = table
-        .get("candle")
-        .ok_or_else(|| Problem::at(item.pos, format!("give: a gift needs `candle` ({example})")))?;
-    let candle = candle_node.as_choice::<God>("give.candle")?;
+    let given = (gift.candle.as_ref()).ok_or_else(|| version::gift_needs_candle(item))?;
+    let candle = given.value.clone()?;
     match available.iter().position(|c| *c == candle) {
         Some(i) => {
             available.remove(i);
             Ok(Gift { to, candle })
         }
-        None if lit.contains(&candle) => Err(Problem::at(
-            candle_node.pos,
-            format!(
-                "give: your {} candle is also lit; a candle cannot be both lit and given",
-                candle.title()
-            ),
-        )),
-        None => Err(Problem::at(
-            candle_node.pos,
-            format!("give: you hold no {} candle to give", candle.title()),
-        )),
+        None if lit.contains(&candle) => Err(given.problem(format!(
+            "give: your {} candle is also lit; a candle cannot be both lit and given",
+            candle.title()
+        ))),
+        None => Err(given.problem(format!(
+            "give: you hold no {} candle to give",
+            candle.title()
+        ))),
     }
 }
 
@@ -472,7 +439,9 @@ mod keys_tests {
     /// `KEYS` (how ingest finds a submission in a mail) is exactly the keys some round accepts.
     #[test]
     fn keys_are_the_union_of_every_rounds_keys() {
-        let mut union: Vec<&str> = ROUND0_KEYS.iter().chain(ROUND_KEYS).copied().collect();
+        let mut union: Vec<&str> = (version::ROUND0_KEYS.iter().chain(version::ROUND_KEYS))
+            .copied()
+            .collect();
         union.sort_unstable();
         union.dedup();
         let mut keys = KEYS.to_vec();

@@ -195,14 +195,14 @@ impl Game for MeadowAssignment {
             out.problems.push(Problem::general(
                 "[meadows] is missing: give every player a meadow (white, blue, black, red, green)",
             ));
-            out.if_not_fixed = Some(Self::if_not_fixed(state, player));
+            out.if_not_fixed_in(|| Self::if_not_fixed(state, player));
             return out;
         };
         let table = match node.as_table("meadows") {
             Ok(t) => t,
             Err(p) => {
                 out.problems.push(p);
-                out.if_not_fixed = Some(Self::if_not_fixed(state, player));
+                out.if_not_fixed_in(|| Self::if_not_fixed(state, player));
                 return out;
             }
         };
@@ -240,7 +240,7 @@ impl Game for MeadowAssignment {
             )));
         }
         if assigned.is_empty() {
-            out.if_not_fixed = Some(Self::if_not_fixed(state, player));
+            out.if_not_fixed_in(|| Self::if_not_fixed(state, player));
             return out;
         }
         out.valid = true;

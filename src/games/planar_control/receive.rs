@@ -72,7 +72,7 @@ fn vote(
             Ok(t) => t,
             Err(p) => {
                 out.problems.push(p);
-                out.if_not_fixed = Some("you abstain".into());
+                out.if_not_fixed_in(|| "you abstain".into());
                 // spec: an invalid vote is an abstention
                 let live = &mut state.players.at_mut(player.at).live;
                 live.vote = None;
@@ -171,7 +171,7 @@ fn divine(
         }
         Err(p) => {
             out.problems.push(p);
-            out.if_not_fixed = Some("you divine nobody".into());
+            out.if_not_fixed_in(|| "you divine nobody".into());
             live.divine = None;
         }
     }
