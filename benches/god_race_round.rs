@@ -1,7 +1,9 @@
 //! A synthetic God Race round at 1,000 and 10,000 players, timed phase by phase: receiving every
 //! submission (parse + validate), resolving, rendering every report, and writing the files
-//! through the real tick. Targets (DEVELOPERS' guide): under 200 ms end to end for 10,000 players,
-//! cost linear in players. Run with `cargo bench --bench god_race_round` (or `make bench`).
+//! through the real tick: where a round's time goes, and that each phase is linear in players.
+//! The targets (a tick within 1.5x its floor, issue #30) are `scripts/bench_big.sh`'s rows, each
+//! beside its floor; this bench has none of its own. Run with `cargo bench --bench
+//! god_race_round` (or `make bench`).
 
 use adjudicate::context::GameContext;
 use adjudicate::doc::Doc;
@@ -130,5 +132,7 @@ fn main() {
     for n in [1_000, 10_000] {
         run(n);
     }
-    println!("target: 10,000 players under 200 ms end to end, linear in players");
+    println!(
+        "(no target of its own: each phase should be linear in players; the tick against its floor is bench_big.sh's)"
+    );
 }
