@@ -5,6 +5,7 @@
 use super::gods::{Counts, God, GodSet};
 use crate::doc::Choice;
 use serde::Serialize;
+use smallvec::SmallVec;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -26,8 +27,8 @@ pub struct Move {
     /// Why, in words: "ceremony 2", "ceremony 2, +1 Green", "followed Green", "pushed back by Black".
     pub cause: Cause,
     /// What changed the move, if anything: "stopped by Blue", "skipped occupied spaces", "goal, 1st".
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<Note>,
+    #[serde(skip_serializing_if = "Notes::is_empty")]
+    pub notes: Notes,
 }
 
 /// Why a god moved; written in words in the result (no string is built while the race runs).
@@ -82,14 +83,18 @@ impl Serialize for Note {
     }
 }
 
-/// What one evaluation did.
+/// A move's notes: at most all three (held inline, as the log's lists are).
+pub type Notes = SmallVec<[Note; 3]>;
+
+/// What one evaluation did. Its lists are held inline (three ceremonies, a few moves, three
+/// finishers at most), so that a simulated round makes no allocation for its log.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Log {
     /// Per ceremony processed: its winner, or `None`.
-    pub winners: Vec<Option<God>>,
-    pub moves: Vec<Move>,
+    pub winners: SmallVec<[Option<God>; 3]>,
+    pub moves: SmallVec<[Move; 8]>,
     /// Gods that reached the goal in this evaluation, in podium order.
-    pub finished: Vec<God>,
+    pub finished: SmallVec<[God; 3]>,
 }
 
 /// Ruling 3: among racing gods, the god whose count is the largest count held by exactly one god
@@ -171,7 +176,7 @@ fn move_forward(
         return;
     };
     let goal = track.goal;
-    let mut notes = Vec::new();
+    let mut notes = Notes::new();
     let mut to = if red_skips {
         // ruling 7: only spaces free of other racing gods count; the goal always counts
         let occupied = |space: u32| track.spaces.iter().any(|(g, s)| *g != god && *s == space);
@@ -236,7 +241,7 @@ fn black_check(track: &mut Track, rituals: &GodSet, log: &mut Log) {
                 from: black,
                 to: black - 1,
                 cause: Cause::PushedBack,
-                notes: Vec::new(),
+                notes: Notes::new(),
             });
         }
     }

@@ -7,7 +7,7 @@ use super::race::{self, Move, Track};
 pub use super::report::Part;
 use super::report::{Private, Sorted, SortedPlacement};
 use super::standings::{Standings, finish};
-use super::state::{CANDLE_PRICE, CandlePlan, Gift, Live, Orbs, Placement, State};
+use super::state::{CANDLE_PRICE, CandlePlan, Gift, Live, Orbs, Placement, PlayerState, State};
 use crate::doc::Choice;
 use crate::games::{PrivatePart, RoundResult, Seats, garnet_changes, player_table, to_table};
 use crate::player_id::PlayerId;
@@ -140,40 +140,29 @@ pub struct Step {
 /// tick (`resolve`) and the simulator, which plays whole games without building results.
 pub fn advance(state: &mut State, seed: u64, notes: &mut impl Notes) -> Step {
     let round = state.round;
-    // Meadows for the next round (ruling 1): the latest valid choice, or a random other meadow.
-    let meadows: Vec<God> = state
-        .players
-        .iter()
-        .enumerate()
-        .map(|(i, (id, p))| {
-            if p.left {
-                return p.meadow; // ruling 20
-            }
-            p.live.meadow.unwrap_or_else(|| {
-                notes.defaulted(i, Part::Meadow);
-                let others: Vec<God> = God::ALL
-                    .iter()
-                    .copied()
-                    .filter(|g| *g != p.meadow)
-                    .collect();
-                *others
-                    .choose(&mut rng::stream(
-                        seed,
-                        round,
-                        &format!("god-race/default-meadow/{id}"),
-                    ))
-                    .expect("four other meadows")
-            })
-        })
-        .collect();
+    // Meadows for the next round (ruling 1): the latest valid choice, or a random other meadow,
+    // settled in the live choices (a seat that left keeps its meadow, ruling 20).
+    for (i, (id, p)) in state.players.iter_mut().enumerate() {
+        if p.left || p.live.meadow.is_some() {
+            continue;
+        }
+        notes.defaulted(i, Part::Meadow);
+        let others: Vec<God> = God::ALL
+            .iter()
+            .copied()
+            .filter(|g| *g != p.meadow)
+            .collect();
+        let stream = &mut rng::stream(seed, round, &format!("god-race/default-meadow/{id}"));
+        p.live.meadow = others.choose(stream).copied();
+    }
     let race = if round == 0 {
-        round_zero(state, &meadows, notes, seed);
+        round_zero(state, notes, seed);
         None
     } else {
         Some(race_round(state, notes, seed))
     };
-    for (p, m) in state.players.values_mut().zip(&meadows) {
-        p.meadow = *m;
+    for p in state.players.values_mut() {
+        p.meadow = next_meadow(p);
         p.live = Live::default();
     }
     let over = state.podium.len() >= 3
@@ -266,8 +255,8 @@ pub fn resolve(state: &mut State, seed: u64) -> RoundResult {
             .iter()
             .map(|w| w.map_or("none", |g| g.name()).to_owned())
             .collect();
-        public.moves = race.log.moves;
-        public.finished_now = race.log.finished;
+        public.moves = race.log.moves.into_vec();
+        public.finished_now = race.log.finished.into_vec();
     }
     // (a round moves no one in or out: the balances before are by the same index)
     let garnets = garnet_changes(&next.players, &garnets_before, |p| p.garnets);
@@ -320,7 +309,15 @@ fn private_reports(
 
 /// Round 0 (rulings 1 and 2): scoring orbs, garnets, the box and the first candles. `meadows`:
 /// each player's next meadow (the current one is still in the state).
-fn round_zero(state: &mut State, meadows: &[God], notes: &mut impl Notes, seed: u64) {
+/// Where `p` will be next round, once `advance` has settled the meadows.
+fn next_meadow(p: &PlayerState) -> God {
+    match p.live.meadow {
+        Some(m) if !p.left => m,
+        _ => p.meadow,
+    }
+}
+
+fn round_zero(state: &mut State, notes: &mut impl Notes, seed: u64) {
     let mut orb_box: Counts = God::ALL.iter().map(|g| (*g, 1)).collect();
     for (i, (id, me)) in state.players.iter_mut().enumerate() {
         let support = me.live.support.take().unwrap_or_else(|| {
@@ -338,7 +335,7 @@ fn round_zero(state: &mut State, meadows: &[God], notes: &mut impl Notes, seed: 
         for god in God::ALL.iter().filter(|g| !support.contains(g)) {
             orb_box.add(*god, 1);
         }
-        let next_meadow = meadows[i];
+        let next_meadow = next_meadow(me);
         let gained = support
             .iter()
             .filter(|g| **g == me.meadow || **g == next_meadow)
@@ -445,7 +442,8 @@ fn race_round(state: &mut State, notes: &mut impl Notes, seed: u64) -> Race {
 /// receives the orb of their meadow if that god still races.
 fn draw_hands(state: &mut State, seed: u64, round: u32) {
     let mut rng = rng::stream(seed, round, "god-race/draw");
-    let mut pool: Vec<God> = state
+    // (held inline up to a box of 64 orbs: 19 players' worth)
+    let mut pool: smallvec::SmallVec<[God; 64]> = state
         .orb_box
         .iter()
         .flat_map(|(g, n)| std::iter::repeat_n(g, n as usize))
