@@ -2,8 +2,58 @@
 //! tests, the benches): mimalloc. The engines, the receive path and rendering make many small
 //! allocations, which it serves faster than the system allocator (numbers: README, Performance).
 
+#[cfg(not(test))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// The library's own tests run on mimalloc too, counting each thread's allocations, so that a
+/// test can say what a piece of code allocates (`counting::allocations`).
+#[cfg(test)]
+#[global_allocator]
+static ALLOCATOR: counting::Counting = counting::Counting;
+
+#[cfg(test)]
+pub mod counting {
+    use std::alloc::{GlobalAlloc, Layout};
+    use std::cell::Cell;
+
+    thread_local! {
+        static COUNT: Cell<u64> = const { Cell::new(0) };
+    }
+
+    fn count() {
+        // (a thread being torn down has no counter left; its allocations are not counted)
+        let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+    }
+
+    /// How many allocations (and reallocations) this thread has made so far.
+    pub fn allocations() -> u64 {
+        COUNT.with(Cell::get)
+    }
+
+    /// mimalloc, with every allocation counted on the thread that makes it.
+    pub struct Counting;
+
+    // SAFETY: every call is passed on to mimalloc unchanged; counting touches only a
+    // thread-local integer and never allocates.
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            count();
+            unsafe { mimalloc::MiMalloc.alloc(layout) }
+        }
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            count();
+            unsafe { mimalloc::MiMalloc.alloc_zeroed(layout) }
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            unsafe { mimalloc::MiMalloc.dealloc(ptr, layout) }
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            count();
+            unsafe { mimalloc::MiMalloc.realloc(ptr, layout, new_size) }
+        }
+    }
+}
 
 /// `mi_option_purge_delay` in mimalloc v2's `mi_option_t` (include/mimalloc.h), which
 /// libmimalloc-sys does not name.

@@ -125,7 +125,7 @@ fn leader(view: &View<'_>, rng: &mut BotRng) -> Version {
         let next = other_meadow(view, rng);
         return Version::round0(next, [view.meadow.min(next), view.meadow.max(next)]);
     }
-    let mut racing: Vec<God> = view
+    let mut racing: Orbs = view
         .support
         .iter()
         .copied()
@@ -289,6 +289,35 @@ mod tests {
             assert_eq!(state, end);
             assert_eq!(GodRace::tally(&[0; 7], &state, &()).len(), 7);
         }
+    }
+
+    /// Issue #30: the simulator allocates nothing per round in steady state. Counted by the test
+    /// build's allocator on this thread, every round of 40 games of both bots from round 2 (round
+    /// 0 makes the scoring orbs, round 1 each hand's room) to the last but one (the last one
+    /// makes the final standings).
+    #[test]
+    fn a_simulated_round_allocates_nothing() {
+        use crate::allocator::counting::allocations;
+        use rand::SeedableRng;
+        let s = setting("random=4,leader=3");
+        let mut rounds = 0;
+        for game in 0..40 {
+            let seed = crate::simulate::game_seed(s.seed, game);
+            let (mut state, ()) = crate::simulate::start::<GodRace>(&s, seed).unwrap();
+            let mut rng = BotRng::seed_from_u64(seed);
+            let bots = [Strategy::Random, Strategy::Smart].repeat(4);
+            let mut counts = Vec::with_capacity(64);
+            while !state.finished {
+                let before = allocations();
+                GodRace::play(&mut state, &bots, &mut rng, &mut (), None);
+                GodRace::advance(&mut state, seed, &mut ());
+                counts.push(allocations() - before);
+            }
+            let steady = &counts[2..counts.len() - 1];
+            assert!(steady.iter().all(|n| *n == 0), "game {game}: {counts:?}");
+            rounds += steady.len();
+        }
+        assert!(rounds > 200, "{rounds}");
     }
 
     #[test]

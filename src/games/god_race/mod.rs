@@ -98,7 +98,9 @@ impl Game for GodRace {
             rounds_played: 0,
             gods: God::ALL.iter().map(|g| (*g, 1)).collect(),
             options,
-            podium: Vec::new(),
+            // (room for the three finishers from the start: a simulated game's rounds allocate
+            // nothing, issue #30)
+            podium: Vec::with_capacity(3),
             orb_box: Default::default(),
             discarded: 0,
             players: players.into(),
