@@ -198,6 +198,26 @@ fn play<G: Simulated>(
     Ok((state, tally, bots))
 }
 
+/// What each round of game `index` of `setting` allocates (its bots' versions and its
+/// resolution), counted on this thread by the test build's allocator, as `play` plays it.
+#[cfg(test)]
+pub(crate) fn allocations_by_round<G: Simulated>(setting: &Setting, index: u64) -> Vec<u64> {
+    use crate::allocator::counting::allocations;
+    let seed = game_seed(setting.seed, index);
+    let mut rng = BotRng::seed_from_u64(seed ^ 0xB075);
+    let mut bots = setting.bots.clone();
+    bots.shuffle(&mut rng);
+    let (mut state, mut memory) = start::<G>(setting, seed).expect("the setting sets up");
+    let mut counts = Vec::with_capacity(MAX_ROUNDS as usize);
+    while !G::is_over(&state) && counts.len() < MAX_ROUNDS as usize {
+        let before = allocations();
+        G::play(&mut state, &bots, &mut rng, &mut memory, None);
+        G::advance(&mut state, seed, &mut memory);
+        counts.push(allocations() - before);
+    }
+    counts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

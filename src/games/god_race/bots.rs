@@ -297,22 +297,10 @@ mod tests {
     /// makes the final standings).
     #[test]
     fn a_simulated_round_allocates_nothing() {
-        use crate::allocator::counting::allocations;
-        use rand::SeedableRng;
         let s = setting("random=4,leader=3");
         let mut rounds = 0;
         for game in 0..40 {
-            let seed = crate::simulate::game_seed(s.seed, game);
-            let (mut state, ()) = crate::simulate::start::<GodRace>(&s, seed).unwrap();
-            let mut rng = BotRng::seed_from_u64(seed);
-            let bots = [Strategy::Random, Strategy::Smart].repeat(4);
-            let mut counts = Vec::with_capacity(64);
-            while !state.finished {
-                let before = allocations();
-                GodRace::play(&mut state, &bots, &mut rng, &mut (), None);
-                GodRace::advance(&mut state, seed, &mut ());
-                counts.push(allocations() - before);
-            }
+            let counts = crate::simulate::allocations_by_round::<GodRace>(&s, game);
             let steady = &counts[2..counts.len() - 1];
             assert!(steady.iter().all(|n| *n == 0), "game {game}: {counts:?}");
             rounds += steady.len();

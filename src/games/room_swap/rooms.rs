@@ -2,6 +2,7 @@
 //! rooms matter: the sorted sizes select a row, and the row names the size of room whose occupants
 //! score (a 2-2-2 row names size 2, so everyone scores).
 
+use super::state::Rooms;
 use crate::doc::Choice;
 use serde::{Deserialize, Serialize};
 
@@ -69,7 +70,7 @@ pub fn table_for(players: usize) -> Option<&'static [Row]> {
 
 /// The rooms whose occupants score, given where everyone is. `None` if the table has no row for
 /// these sizes (which cannot happen when `table` matches the number of players).
-pub fn scoring_rooms<'a, I>(table: &[Row], rooms: I) -> Option<Vec<Room>>
+pub fn scoring_rooms<'a, I>(table: &[Row], rooms: I) -> Option<Rooms>
 where
     I: IntoIterator<Item = &'a Room>,
 {
@@ -88,7 +89,7 @@ where
             .filter(|(_, n)| n == size)
             .map(|(r, _)| *r)
             .collect(),
-        None => Vec::new(),
+        None => Rooms::new(),
     })
 }
 

@@ -144,6 +144,10 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 /// Rooms a player may choose (at most the three there are: nothing to allocate).
 pub type Rooms = smallvec::SmallVec<[Room; 3]>;
 
+/// Players by their index in `players`: a round's seats, held inline (a game has a handful; the
+/// simulator asks every round).
+pub type SeatList = smallvec::SmallVec<[usize; 8]>;
+
 impl State {
     /// Whether `id` plays this round (`playing().contains(id)`, without the list).
     pub fn is_playing(&self, id: &PlayerId) -> bool {
@@ -180,14 +184,14 @@ impl State {
 
     /// `playing` as the players' indices in `players`, in the same order (a main round's in id
     /// order, a tiebreak's in the contenders' order).
-    pub fn playing_seats(&self) -> Vec<usize> {
+    pub fn playing_seats(&self) -> SeatList {
         let mut seats = self.seated_seats();
-        seats.retain(|&i| !self.players.at(i).left);
+        seats.retain(|i| !self.players.at(*i).left);
         seats
     }
 
     /// `seated` as the players' indices in `players`, in the same order.
-    pub fn seated_seats(&self) -> Vec<usize> {
+    pub fn seated_seats(&self) -> SeatList {
         match self.phase {
             // every seat: no lookup
             Phase::Main => (0..self.players.len()).collect(),
