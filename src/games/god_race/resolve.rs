@@ -307,9 +307,8 @@ fn private_reports(
     Seats::beside(&next.players, PrivatePart::rows(notes).collect())
 }
 
-/// Round 0 (rulings 1 and 2): scoring orbs, garnets, the box and the first candles. `meadows`:
-/// each player's next meadow (the current one is still in the state).
-/// Where `p` will be next round, once `advance` has settled the meadows.
+/// Where `p` will be next round, once `advance` has settled the meadows in the live choices
+/// (the current one is still `p.meadow`).
 fn next_meadow(p: &PlayerState) -> God {
     match p.live.meadow {
         Some(m) if !p.left => m,
@@ -317,6 +316,7 @@ fn next_meadow(p: &PlayerState) -> God {
     }
 }
 
+/// Round 0 (rulings 1 and 2): scoring orbs, garnets, the box and the first candles.
 fn round_zero(state: &mut State, notes: &mut impl Notes, seed: u64) {
     let mut orb_box: Counts = God::ALL.iter().map(|g| (*g, 1)).collect();
     for (i, (id, me)) in state.players.iter_mut().enumerate() {
