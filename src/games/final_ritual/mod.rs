@@ -192,11 +192,11 @@ impl Game for FinalRitual {
     }
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
-        resolve::resolve(state, seed, Detail::Everything)
+        resolve::resolve(state, seed)
     }
 
     fn resolve_in_place(state: &mut State, seed: u64) -> RoundResult {
-        resolve::advance(state, seed, Detail::Everything)
+        resolve::advance(state, seed, Detail::Everything).unwrap_or_default()
     }
 }
 

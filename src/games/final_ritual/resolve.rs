@@ -122,9 +122,9 @@ pub fn opening(state: &State) -> RoundResult {
     RoundResult::without_garnets(&public, private)
 }
 
-pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
+pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
     let mut next = state.clone();
-    let result = advance(&mut next, seed, detail);
+    let result = advance(&mut next, seed, Detail::Everything).unwrap_or_default();
     Resolution {
         state: next,
         result,
@@ -135,7 +135,7 @@ pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
 /// the simulator's), and the result says what happened. What the reports need of the round's
 /// start (who was alive without a plan, the round) is read before it is played; the plans are
 /// read by the turns and cleared after the reports.
-pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
+pub fn advance(state: &mut State, seed: u64, detail: Detail) -> Option<RoundResult> {
     let round = state.round;
     // who lived without a plan: the announcement names them, and their reports say so
     let defaults: Vec<PlayerId> = if detail.reports() {
@@ -157,34 +157,32 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
             state.first = state.first % state.players.len() as u32 + 1;
         }
     }
-    let mut private = BTreeMap::new();
-    if detail.reports() {
-        let mut seen = log.private;
-        for (id, p) in &state.players {
-            let events = seen.remove(id).unwrap_or_default();
-            let defaulted = defaults.contains(id);
-            let note = private_of(state, p.plan.as_ref(), id, events, defaulted);
-            private.insert(id.clone(), PrivatePart::typed(note));
+    if !detail.reports() {
+        // the simulator's road: no result is made (its bots read the state)
+        for p in state.players.values_mut() {
+            p.plan = None;
         }
+        return None;
+    }
+    let mut private = BTreeMap::new();
+    let mut seen = log.private;
+    for (id, p) in &state.players {
+        let events = seen.remove(id).unwrap_or_default();
+        let defaulted = defaults.contains(id);
+        let note = private_of(state, p.plan.as_ref(), id, events, defaulted);
+        private.insert(id.clone(), PrivatePart::typed(note));
     }
     for p in state.players.values_mut() {
         p.plan = None;
     }
-    let public = if detail.reports() {
-        to_table(&public_of(state, round, log.turns, defaults))
-    } else {
-        toml::Table::new()
-    };
-    // ruling 16: no garnets; every player's change is 0 (the simulator reads none)
-    let garnets = match detail {
-        Detail::Everything => Seats::beside(&state.players, vec![0; state.players.len()]),
-        Detail::State => Seats::default(),
-    };
-    RoundResult {
+    let public = to_table(&public_of(state, round, log.turns, defaults));
+    // ruling 16: no garnets; every player's change is 0
+    let garnets = Seats::beside(&state.players, vec![0; state.players.len()]);
+    Some(RoundResult {
         public,
         private: private.into(),
         garnets,
-    }
+    })
 }
 
 /// The announcement of `round`, from the state after it.

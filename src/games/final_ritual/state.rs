@@ -209,16 +209,19 @@ impl PlayerState {
 /// one's place in that order: what every walk around the table reads, worked out once. Seats
 /// tied by a hand edit (which `check` refuses) keep their id order.
 pub struct SeatOrder {
-    order: Vec<usize>,
-    place: Vec<usize>,
+    order: Places,
+    place: Places,
 }
+
+/// Indices of a table's players, held inline (a table seats 4 to 6; every round makes two).
+type Places = smallvec::SmallVec<[usize; 6]>;
 
 impl SeatOrder {
     pub fn of(players: &Seats<PlayerState>) -> SeatOrder {
-        let mut order: Vec<usize> = (0..players.len()).collect();
+        let mut order: Places = (0..players.len()).collect();
         // stable: ties stay in id order
         order.sort_by_key(|&i| players.at(i).seat);
-        let mut place = vec![0; order.len()];
+        let mut place: Places = smallvec::smallvec![0; order.len()];
         for (k, &i) in order.iter().enumerate() {
             place[i] = k;
         }
