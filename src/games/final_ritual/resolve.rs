@@ -132,7 +132,8 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
 }
 
 /// Resolves the current round in place: `state` becomes the next round's (the tick's road and
-/// the simulator's), and the result says what happened. What the reports need of the round's
+/// the simulator's), and the result says what happened (with `Detail::State`, none is made: the
+/// simulator's bots read only the state). What the reports need of the round's
 /// start (who was alive without a plan, the round) is read before it is played; the plans are
 /// read by the turns and cleared after the reports.
 pub fn advance(state: &mut State, seed: u64, detail: Detail) -> Option<RoundResult> {
