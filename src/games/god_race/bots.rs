@@ -87,12 +87,7 @@ pub fn choose(view: &View<'_>, strategy: Strategy, rng: &mut BotRng) -> Version 
 
 fn other_meadow(view: &View<'_>, rng: &mut BotRng) -> God {
     let k = rng.random_range(0..4usize);
-    God::ALL
-        .iter()
-        .copied()
-        .filter(|g| *g != view.meadow)
-        .nth(k)
-        .expect("four other meadows")
+    view.meadow.others().nth(k).expect("four other meadows")
 }
 
 fn random(view: &View<'_>, rng: &mut BotRng) -> Version {

@@ -39,6 +39,11 @@ impl God {
         }
     }
 
+    /// The four other gods, in canonical order (the meadows a player in this one may move to).
+    pub fn others(self) -> impl Iterator<Item = God> {
+        God::ALL.iter().copied().filter(move |g| *g != self)
+    }
+
     /// One letter for the track picture: W U K R G.
     pub fn letter(self) -> char {
         match self {

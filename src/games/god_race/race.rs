@@ -3,7 +3,6 @@
 //! the orb counts of the three ceremonies.
 
 use super::gods::{Counts, God, GodSet};
-use crate::doc::Choice;
 use serde::Serialize;
 use smallvec::SmallVec;
 use std::collections::BTreeMap;
@@ -233,7 +232,7 @@ fn black_check(track: &mut Track, rituals: &GodSet, log: &mut Log) {
     if black <= 1 {
         return;
     }
-    for god in God::ALL.iter().copied().filter(|g| *g != God::Black) {
+    for god in God::Black.others() {
         if track.spaces.get(&god) == Some(&black) {
             track.spaces.insert(god, black - 1);
             log.moves.push(Move {
@@ -260,6 +259,7 @@ pub fn place(n: usize) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::doc::Choice;
 
     #[test]
     fn a_count_of_zero_can_win_and_full_ties_have_no_winner() {

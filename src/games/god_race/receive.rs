@@ -126,11 +126,7 @@ fn missing_parts(state: &State, at: usize, version: &Version) -> Vec<Problem> {
     let me = state.players.at(at);
     let mut out = Vec::new();
     if me.live.meadow.is_none() && version.meadow.is_none() {
-        let others: Vec<God> = God::ALL
-            .iter()
-            .copied()
-            .filter(|g| *g != me.meadow)
-            .collect();
+        let others: Vec<God> = me.meadow.others().collect();
         out.push(Problem::general(format!(
             "meadow is missing: add a line like meadow = \"{}\" (any meadow but your {}: {})",
             others[0].name(),
@@ -206,7 +202,7 @@ fn check_meadow(given: &Given<God>, current: God) -> Result<God, Problem> {
     if m != current {
         return Ok(m);
     }
-    let others: Vec<God> = God::ALL.iter().copied().filter(|g| *g != current).collect();
+    let others: Vec<God> = current.others().collect();
     Err(given.problem(format!(
         "meadow: you are in the {} meadow now and must move: one of {}",
         current.title(),

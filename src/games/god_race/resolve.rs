@@ -89,11 +89,7 @@ pub fn opening(state: &State) -> RoundResult {
             let welcome = Welcome {
                 meadow: p.meadow,
                 garnets: p.garnets,
-                next_meadows: God::ALL
-                    .iter()
-                    .copied()
-                    .filter(|g| *g != p.meadow)
-                    .collect(),
+                next_meadows: p.meadow.others().collect(),
             };
             (id.clone(), PrivatePart::typed(welcome))
         })
@@ -147,11 +143,7 @@ pub fn advance(state: &mut State, seed: u64, notes: &mut impl Notes) -> Step {
             continue;
         }
         notes.defaulted(i, Part::Meadow);
-        let others: Vec<God> = God::ALL
-            .iter()
-            .copied()
-            .filter(|g| *g != p.meadow)
-            .collect();
+        let others: Vec<God> = p.meadow.others().collect();
         let stream = &mut rng::stream(seed, round, &format!("god-race/default-meadow/{id}"));
         p.live.meadow = others.choose(stream).copied();
     }
