@@ -17,17 +17,24 @@ use std::sync::Arc;
 /// as in a map).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Seats<T> {
-    ids: Arc<[PlayerId]>,
+    /// `None` when nobody is seated: an empty `Arc` would still allocate its counts, and an
+    /// empty `Seats` is what a result the simulator never reads holds, every round.
+    ids: Option<Arc<[PlayerId]>>,
     seats: Vec<T>,
 }
 
 impl<T> Default for Seats<T> {
     fn default() -> Self {
         Seats {
-            ids: Arc::new([]),
+            ids: None,
             seats: Vec::new(),
         }
     }
+}
+
+/// The shared list of `ids` (none for nobody).
+fn shared(ids: Vec<PlayerId>) -> Option<Arc<[PlayerId]>> {
+    (!ids.is_empty()).then(|| ids.into())
 }
 
 impl<T> Seats<T> {
@@ -36,21 +43,26 @@ impl<T> Seats<T> {
     pub fn beside<S>(seats: &Seats<S>, values: Vec<T>) -> Seats<T> {
         assert_eq!(seats.len(), values.len(), "one value per seat");
         Seats {
-            ids: Arc::clone(&seats.ids),
+            ids: seats.ids.clone(),
             seats: values,
         }
     }
 
+    /// The players' ids, in order.
+    fn ids(&self) -> &[PlayerId] {
+        self.ids.as_deref().unwrap_or_default()
+    }
+
     pub fn len(&self) -> usize {
-        self.ids.len()
+        self.ids().len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
+        self.ids().is_empty()
     }
 
     pub fn keys(&self) -> std::slice::Iter<'_, PlayerId> {
-        self.ids.iter()
+        self.ids().iter()
     }
 
     pub fn values(&self) -> std::slice::Iter<'_, T> {
@@ -62,16 +74,18 @@ impl<T> Seats<T> {
     }
 
     pub fn iter(&self) -> Iter<'_, T> {
-        self.ids.iter().zip(self.seats.iter())
+        self.ids().iter().zip(self.seats.iter())
     }
 
     pub fn iter_mut(&mut self) -> IterMut<'_, T> {
-        self.ids.iter().zip(self.seats.iter_mut())
+        // (the ids and the seats are borrowed apart: `ids()` would hold the whole `self`)
+        let ids = self.ids.as_deref().unwrap_or_default();
+        ids.iter().zip(self.seats.iter_mut())
     }
 
     /// Where `id` sits: the index of its entry in `ids`, `values` and every list read beside them.
     pub fn index_of(&self, id: &PlayerId) -> Option<usize> {
-        self.ids.binary_search(id).ok()
+        self.ids().binary_search(id).ok()
     }
 
     pub fn get(&self, id: &PlayerId) -> Option<&T> {
@@ -88,7 +102,7 @@ impl<T> Seats<T> {
 
     /// The id at index `i` (panics past the end, as a slice does).
     pub fn id(&self, i: usize) -> &PlayerId {
-        &self.ids[i]
+        &self.ids()[i]
     }
 
     /// The seat at index `i` (panics past the end, as a slice does).
@@ -110,7 +124,7 @@ impl<T> From<BTreeMap<PlayerId, T>> for Seats<T> {
     fn from(map: BTreeMap<PlayerId, T>) -> Self {
         let (ids, seats): (Vec<PlayerId>, Vec<T>) = map.into_iter().unzip();
         Seats {
-            ids: ids.into(),
+            ids: shared(ids),
             seats,
         }
     }
@@ -123,7 +137,7 @@ impl<T> FromIterator<(PlayerId, T)> for Seats<T> {
         let (ids, seats): (Vec<PlayerId>, Vec<T>) = pairs.into_iter().unzip();
         if ids.is_sorted_by(|a, b| a < b) {
             return Seats {
-                ids: ids.into(),
+                ids: shared(ids),
                 seats,
             };
         }
@@ -238,6 +252,20 @@ mod tests {
             "a = -1\nb = 2\n",
             "the table a map of the same pairs is"
         );
+    }
+
+    /// What the simulator's rounds make and drop (an empty result) costs no allocation.
+    #[test]
+    fn an_empty_seats_allocates_nothing() {
+        use crate::allocator::counting::allocations;
+        let before = allocations();
+        let empty: Seats<i64> = Seats::default();
+        let from_map: Seats<i64> = BTreeMap::new().into();
+        let collected: Seats<i64> = std::iter::empty().collect();
+        let beside: Seats<u8> = Seats::beside(&empty, Vec::new());
+        assert_eq!(allocations(), before);
+        assert!(empty.is_empty() && from_map == empty && collected == empty);
+        assert!(beside.keys().next().is_none() && beside.index_of(&id("a")).is_none());
     }
 
     #[test]

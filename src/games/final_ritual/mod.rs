@@ -192,11 +192,11 @@ impl Game for FinalRitual {
     }
 
     fn resolve(state: &State, seed: u64) -> Resolution<State> {
-        resolve::resolve(state, seed)
+        resolve::resolve(state, seed, Detail::Everything)
     }
 
     fn resolve_in_place(state: &mut State, seed: u64) -> RoundResult {
-        resolve::advance(state, seed, Detail::Everything).unwrap_or_default()
+        resolve::advance(state, seed, Detail::Everything)
     }
 }
 

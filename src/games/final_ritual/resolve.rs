@@ -122,9 +122,9 @@ pub fn opening(state: &State) -> RoundResult {
     RoundResult::without_garnets(&public, private)
 }
 
-pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
+pub fn resolve(state: &State, seed: u64, detail: Detail) -> Resolution<State> {
     let mut next = state.clone();
-    let result = advance(&mut next, seed, Detail::Everything).unwrap_or_default();
+    let result = advance(&mut next, seed, detail);
     Resolution {
         state: next,
         result,
@@ -132,11 +132,10 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
 }
 
 /// Resolves the current round in place: `state` becomes the next round's (the tick's road and
-/// the simulator's), and the result says what happened (with `Detail::State`, none is made: the
-/// simulator's bots read only the state). What the reports need of the round's
+/// the simulator's), and the result says what happened. What the reports need of the round's
 /// start (who was alive without a plan, the round) is read before it is played; the plans are
 /// read by the turns and cleared after the reports.
-pub fn advance(state: &mut State, seed: u64, detail: Detail) -> Option<RoundResult> {
+pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
     let round = state.round;
     // who lived without a plan: the announcement names them, and their reports say so
     let defaults: Vec<PlayerId> = if detail.reports() {
@@ -158,32 +157,34 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> Option<RoundResu
             state.first = state.first % state.players.len() as u32 + 1;
         }
     }
-    if !detail.reports() {
-        // the simulator's road: no result is made (its bots read the state)
-        for p in state.players.values_mut() {
-            p.plan = None;
-        }
-        return None;
-    }
     let mut private = BTreeMap::new();
-    let mut seen = log.private;
-    for (id, p) in &state.players {
-        let events = seen.remove(id).unwrap_or_default();
-        let defaulted = defaults.contains(id);
-        let note = private_of(state, p.plan.as_ref(), id, events, defaulted);
-        private.insert(id.clone(), PrivatePart::typed(note));
+    if detail.reports() {
+        let mut seen = log.private;
+        for (id, p) in &state.players {
+            let events = seen.remove(id).unwrap_or_default();
+            let defaulted = defaults.contains(id);
+            let note = private_of(state, p.plan.as_ref(), id, events, defaulted);
+            private.insert(id.clone(), PrivatePart::typed(note));
+        }
     }
     for p in state.players.values_mut() {
         p.plan = None;
     }
-    let public = to_table(&public_of(state, round, log.turns, defaults));
-    // ruling 16: no garnets; every player's change is 0
-    let garnets = Seats::beside(&state.players, vec![0; state.players.len()]);
-    Some(RoundResult {
+    let public = if detail.reports() {
+        to_table(&public_of(state, round, log.turns, defaults))
+    } else {
+        toml::Table::new()
+    };
+    // ruling 16: no garnets; every player's change is 0 (the simulator reads none)
+    let garnets = match detail {
+        Detail::Everything => Seats::beside(&state.players, vec![0; state.players.len()]),
+        Detail::State => Seats::default(),
+    };
+    RoundResult {
         public,
         private: private.into(),
         garnets,
-    })
+    }
 }
 
 /// The announcement of `round`, from the state after it.

@@ -170,6 +170,6 @@ impl Game for RoomSwap {
     }
 
     fn resolve_in_place(state: &mut State, seed: u64) -> RoundResult {
-        resolve::advance(state, seed, Detail::Everything).unwrap_or_default()
+        resolve::advance(state, seed, Detail::Everything)
     }
 }

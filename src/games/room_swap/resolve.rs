@@ -153,7 +153,7 @@ type FinalRooms = SmallVec<[(usize, (Room, &'static str)); 6]>;
 /// The round resolved, with its announcement and private reports (the tick's `resolve`).
 pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
     let mut next = state.clone();
-    let result = advance(&mut next, seed, Detail::Everything).unwrap_or_default();
+    let result = advance(&mut next, seed, Detail::Everything);
     Resolution {
         state: next,
         result,
@@ -161,9 +161,9 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
 }
 
 /// Resolves the current round in place: `state` becomes the next round's (what the simulator
-/// plays), and the result says what happened (with `Detail::State`, none is made: the
-/// simulator's bots read only the state).
-pub fn advance(state: &mut State, seed: u64, detail: Detail) -> Option<RoundResult> {
+/// plays), and the result says what happened (with `Detail::State`, nothing: the simulator's
+/// bots read only the state).
+pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
     let reports = detail.reports();
     let (final_rooms, defaults) = final_rooms(state, seed, reports);
     let table = if state.phase == Phase::Tiebreak {
@@ -217,7 +217,7 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> Option<RoundResu
             p.garnets += extra;
             p.live = Live::default();
         }
-        return None;
+        return RoundResult::default();
     }
     let mut garnets = Vec::with_capacity(state.players.len());
     let mut lives = Vec::with_capacity(state.players.len());
@@ -233,11 +233,11 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> Option<RoundResu
         players: state.playing(),
     };
     let private = private_reports(state, &lives, &final_rooms, &garnets);
-    Some(RoundResult {
+    RoundResult {
         public: detail.public(&public),
         private,
         garnets,
-    })
+    }
 }
 
 /// The players who score a round, by index (at most the six there are).
