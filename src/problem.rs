@@ -27,8 +27,8 @@ impl Problem {
 
     pub fn at(pos: Pos, message: impl Into<String>) -> Self {
         Problem {
-            line: Some(pos.line),
-            col: Some(pos.col),
+            line: Some(pos.line as usize),
+            col: Some(pos.col as usize),
             message: message.into(),
         }
     }
@@ -48,6 +48,13 @@ impl Problem {
             (Some(l), None) => format!("{file}:{l}: {}", self.message),
             _ => format!("{file}: {}", self.message),
         }
+    }
+}
+
+/// A boxed problem (a `Given` value's) is the problem: `?` unboxes it.
+impl From<Box<Problem>> for Problem {
+    fn from(problem: Box<Problem>) -> Problem {
+        *problem
     }
 }
 
@@ -87,11 +94,23 @@ pub fn toml_message(message: &str, at: &str) -> String {
     message.to_owned()
 }
 
-/// A 1-based position in a text file.
+/// A 1-based position in a text file (a `u32` each: a `Given` value carries one, and a
+/// submission is far from four billion lines).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Pos {
-    pub line: usize,
-    pub col: usize,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl Pos {
+    /// The position at `line` and `col` (1-based), held at `u32::MAX` beyond it.
+    pub fn new(line: usize, col: usize) -> Pos {
+        let held = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Pos {
+            line: held(line),
+            col: held(col),
+        }
+    }
 }
 
 /// Maps byte offsets of a text to 1-based line and column (columns count characters).
@@ -116,10 +135,7 @@ impl<'a> LineIndex<'a> {
             .text
             .get(start..offset)
             .map_or(1, |s| s.chars().count() + 1);
-        Pos {
-            line: line + 1,
-            col,
-        }
+        Pos::new(line + 1, col)
     }
 }
 

@@ -146,10 +146,7 @@ impl Writer {
         let end = self.source.len();
         self.counted.1 += self.source[self.counted.0..end].chars().count();
         self.counted.0 = end;
-        Pos {
-            line: self.line,
-            col: self.counted.1 + 1,
-        }
+        Pos::new(self.line, self.counted.1 + 1)
     }
 
     /// `[a, b]`: the `len` values `each` writes, by index.

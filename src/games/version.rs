@@ -100,10 +100,12 @@ pub fn send<G: Versioned>(
 }
 
 /// A value as the rules read it: the value, or the problem with its shape (a number where a
-/// room goes, a room that does not exist), and where it was written.
+/// room goes, a room that does not exist), and where it was written. The problem is boxed: a
+/// bot's versions, moved whole every round, never hold one (a `Given<Room>` is 32 bytes, not
+/// 80).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Given<T> {
-    pub value: Result<T, Problem>,
+    pub value: Result<T, Box<Problem>>,
     /// Where the value was written; `None` for a value a bot hands over.
     pub at: Option<Pos>,
 }
@@ -120,7 +122,7 @@ impl<T> Given<T> {
     /// The value of `node`, read by `read`.
     pub fn read(node: &Node, read: impl FnOnce(&Node) -> Result<T, Problem>) -> Given<T> {
         Given {
-            value: read(node),
+            value: read(node).map_err(Box::new),
             at: Some(node.pos),
         }
     }

@@ -57,7 +57,7 @@ impl Versioned for FinalRitual {
         if let Some(given) = version.respond {
             match given.value {
                 Ok(table) => respond(table, state, player.id, &mut plan, out),
-                Err(p) => out.problems.push(p),
+                Err(p) => out.problems.push(*p),
             }
         }
         plan.valid = out.problems.is_empty();
@@ -81,7 +81,7 @@ fn dedicate(given: Option<Given<Vec<Dedicate>>>, out: &mut Outcome) -> Option<Ve
         ));
         return None;
     };
-    given.value.map_err(|p| out.problems.push(p)).ok()
+    given.value.map_err(|p| out.problems.push(*p)).ok()
 }
 
 /// `at`: the announcer's index in `state.players`.
@@ -95,7 +95,7 @@ fn announce(
     let mut kept: Vec<Announcement> = Vec::new();
     if let Some(given) = given {
         match given.value {
-            Err(p) => out.problems.push(p),
+            Err(p) => out.problems.push(*p),
             Ok(items) => {
                 for (i, item) in items.into_iter().enumerate() {
                     if i == 2 {
@@ -148,7 +148,7 @@ fn entry(
                 Oracle::join(held)
             )));
         }
-        Err(p) => return Err(p.clone()),
+        Err(p) => return Err(Problem::clone(p)),
     };
     let wanted = kept.iter().filter(|a| a.oracle == oracle).count() + 1;
     if held.iter().filter(|o| **o == oracle).count() < wanted {
@@ -205,13 +205,13 @@ fn respond(table: Respond, state: &State, player: &PlayerId, plan: &mut Orders, 
     out.problems.extend(table.unknown);
     if let Some(given) = table.refuse {
         match given.value {
-            Err(p) => out.problems.push(p),
+            Err(p) => out.problems.push(*p),
             Ok(items) => {
                 for item in items {
                     let name = match &item.value {
                         Ok(name) => name,
                         Err(p) => {
-                            out.problems.push(p.clone());
+                            out.problems.push(Problem::clone(p));
                             continue;
                         }
                     };
@@ -236,7 +236,7 @@ fn respond(table: Respond, state: &State, player: &PlayerId, plan: &mut Orders, 
         let items = match given.value {
             Ok(items) => items,
             Err(p) => {
-                out.problems.push(p);
+                out.problems.push(*p);
                 continue;
             }
         };
@@ -246,7 +246,7 @@ fn respond(table: Respond, state: &State, player: &PlayerId, plan: &mut Orders, 
                 Ok(r) => out
                     .problems
                     .push(item.problem(format!("{path}: {} is listed twice", r.name()))),
-                Err(p) => out.problems.push(p.clone()),
+                Err(p) => out.problems.push(Problem::clone(p)),
             }
         }
     }

@@ -145,7 +145,7 @@ fn strings<T>(
     item: impl Fn(&str) -> Result<T, String>,
 ) -> Result<Vec<Given<T>>, Problem> {
     let one = |node: &Node, text: &str| Given {
-        value: item(text).map_err(|message| Problem::at(node.pos, message)),
+        value: item(text).map_err(|message| Box::new(Problem::at(node.pos, message))),
         at: Some(node.pos),
     };
     match &node.value {
@@ -170,7 +170,7 @@ fn read_dedicate(node: &Node) -> Result<Vec<Dedicate>, Problem> {
             "dedicate is empty: name wine, gems or gold (first held is dedicated), or \"refuse\"",
         ));
     }
-    items.into_iter().map(|g| g.value).collect()
+    items.into_iter().map(|g| g.value.map_err(|p| *p)).collect()
 }
 
 fn read_entry(item: &Node) -> Result<Entry, Problem> {

@@ -285,7 +285,7 @@ fn taken(given: &mut Option<Given<Orbs>>, problems: &mut Vec<Problem>) -> Orbs {
     match given.as_mut().map(|g| &mut g.value) {
         Some(Ok(list)) => std::mem::take(list),
         Some(Err(p)) => {
-            problems.push(p.clone());
+            problems.push(Problem::clone(p));
             Orbs::new()
         }
         None => Orbs::new(),
@@ -340,7 +340,7 @@ fn check_candles(
     let mut gifts = Vec::new();
     if let Some(given) = give {
         match &given.value {
-            Err(p) => problems.push(p.clone()),
+            Err(p) => problems.push(Problem::clone(p)),
             Ok(items) => {
                 for item in items {
                     match check_gift(state, player.id, item, &mut available, &light_list) {

@@ -98,7 +98,7 @@ fn vote(
                 0
             }
             (Err(p), _) => {
-                out.problems.push(p.clone());
+                out.problems.push(Problem::clone(p));
                 0
             }
         },
@@ -128,7 +128,7 @@ fn checked_vote(
     let name = match &given.value {
         Ok(Vote::Abstain) => return Ok(None),
         Ok(Vote::Banish(name)) => name,
-        Err(p) => return Err(p.clone()),
+        Err(p) => return Err(Problem::clone(p)),
     };
     let mate = |id: &PlayerId| {
         id != player
@@ -214,7 +214,7 @@ fn eliminate(
     let losing = state.losing_alignments();
     let table = match given.map(|g| g.value) {
         Some(Ok(t)) => t,
-        Some(Err(p)) => return out.problems.push(p),
+        Some(Err(p)) => return out.problems.push(*p),
         None => {
             return out.problems.push(Problem::general(format!(
                 "eliminate is missing: [eliminate] with one player for each of {}",
@@ -259,7 +259,7 @@ fn eliminate(
                     PlayerId::join(&members)
                 ))),
             },
-            Some((_, Err(p))) => out.problems.push(p.clone()),
+            Some((_, Err(p))) => out.problems.push(Problem::clone(p)),
         }
     }
     out.valid = votes.len() == losing.len();

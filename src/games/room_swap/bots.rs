@@ -6,14 +6,15 @@
 //! A bot knows its own allowed rooms and garnets, the round's table, and its Peek answers.
 
 use super::RoomSwap;
-use super::rooms::{Room, Row, table_for};
-use super::state::{Phase, Rooms, SeatList, State};
+use super::rooms::{Room, RoomSet, Row, table_for};
+use super::state::{Phase, SeatList, State};
 use super::version::Version;
 use crate::doc::Choice;
 
 use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
 use crate::games::version::{Name, Seat, send};
 use rand::seq::{IndexedRandom, SliceRandom};
+use smallvec::SmallVec;
 
 impl Simulated for RoomSwap {
     const STRATEGY: &'static str = "best-response";
@@ -54,13 +55,16 @@ impl Simulated for RoomSwap {
                 }
                 continue;
             }
-            let (version, first, allowed) = first_version(state, i, bots[i], &playing, rng);
+            let allowed = State::allowed_rooms_of(state.players.at(i));
+            let (first, peek) = first_choice(state, i, bots[i], &playing, rng);
+            let version = Version::room(first, peek);
             let out = send::<RoomSwap>(state, seat, version, &mut record);
             if bots[i] == Strategy::Random {
                 continue;
             }
             // best-response: a second version if the Peek answers favour another room
-            let known: Rooms = out.answers.iter().filter_map(|a| peeked_room(a)).collect();
+            let known: SmallVec<[Room; 2]> =
+                out.answers.iter().filter_map(|a| peeked_room(a)).collect();
             let unknown = playing.len() - 1 - known.len();
             let best = best_rooms(&allowed, &known, unknown, playing.len());
             if !best.contains(&first) {
@@ -107,16 +111,17 @@ impl Simulated for RoomSwap {
 }
 
 /// The first version `bot` sends for player `at` (their index in `state.players`) in a round
-/// (`playing`: who plays it, by index, in the order they send), the room it names, and the
-/// rooms the player may choose. Reads only what the player knows: their own allowed rooms and
-/// garnets, the price of a Peek, and who plays.
-fn first_version(
+/// (`playing`: who plays it, by index, in the order they send): its room, and the players it
+/// peeks at (a version is built where it is sent: returned from here, it was copied once more).
+/// Reads only what the player knows: their own allowed rooms and garnets, the price of a Peek,
+/// and who plays.
+fn first_choice(
     state: &State,
     at: usize,
     bot: Strategy,
     playing: &[usize],
     rng: &mut BotRng,
-) -> (Version, Room, Rooms) {
+) -> (Room, Vec<Name>) {
     let me = state.players.at(at);
     let allowed = State::allowed_rooms_of(me);
     let first = *allowed.choose(rng).expect("a Block always leaves a room");
@@ -129,7 +134,7 @@ fn first_version(
         let named = |o: usize| Name::Id(state.players.id(o).clone());
         peek = others.into_iter().map(named).collect();
     }
-    (Version::room(first, peek), first, allowed)
+    (first, peek)
 }
 
 /// The room a Peek answer names ("Peek on bob: bob's initial room this round is the Attic."):
@@ -145,7 +150,7 @@ fn peeked_room(answer: &str) -> Option<Room> {
 
 /// The allowed rooms with the best chance of scoring, given the rooms of `known` others and
 /// `unknown` others choosing uniformly at random, on the table for `players`.
-fn best_rooms(allowed: &[Room], known: &[Room], unknown: usize, players: usize) -> Rooms {
+fn best_rooms(allowed: &[Room], known: &[Room], unknown: usize, players: usize) -> RoomSet {
     let Some(table) = table_for(players) else {
         return allowed.iter().copied().collect();
     };
@@ -294,8 +299,8 @@ mod tests {
                         let other = scrambled(&state, id, &mut scramble_rng);
                         let (mut a, mut b) = (rng.clone(), rng.clone());
                         assert_eq!(
-                            first_version(&state, i, bot, &playing, &mut a),
-                            first_version(&other, i, bot, &playing, &mut b),
+                            first_choice(&state, i, bot, &playing, &mut a),
+                            first_choice(&other, i, bot, &playing, &mut b),
                             "{id}"
                         );
                         checked += 1;
@@ -358,7 +363,7 @@ mod tests {
         let best = best_rooms(&all, &[Room::Attic; 4], 1, 6);
         assert!(!best.contains(&Room::Attic), "{best:?}");
         // Nothing known: every room is alike.
-        assert_eq!(best_rooms(&all, &[], 5, 6).as_slice(), all);
+        assert_eq!(*best_rooms(&all, &[], 5, 6), all);
         // The same answer as the rules' own reading of the table, room by room.
         for sizes in [
             [2, 2, 2],

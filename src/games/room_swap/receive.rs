@@ -5,7 +5,7 @@
 //! `games/room-swap/README.md`.
 
 use super::RoomSwap;
-use super::rooms::Room;
+use super::rooms::{Room, RoomSet};
 use super::state::{BlockUse, Item, Phase, State};
 use super::version::{self, Version};
 use crate::doc::{Choice, Doc, Writer};
@@ -133,7 +133,7 @@ fn checked_room(
             None
         }
         Err(p) => {
-            out.problems.push(p.clone());
+            out.problems.push(Problem::clone(p));
             None
         }
     }
@@ -171,7 +171,7 @@ fn peeks(state: &mut State, player: &PlayerId, given: Given<Vec<Given<Name>>>, o
             let example = example_target(state, player);
             out.problems.push(Problem {
                 message: format!("{} (e.g. peek = [\"{example}\"])", p.message),
-                ..p
+                ..*p
             });
             return;
         }
@@ -253,7 +253,7 @@ fn block(state: &mut State, player: &PlayerId, given: Given<version::Block>, out
                 p.message,
                 example_target(state, player)
             );
-            return out.problems.push(Problem { message, ..p });
+            return out.problems.push(Problem { message, ..*p });
         }
     };
     out.problems.extend(table.unknown);
@@ -265,7 +265,7 @@ fn block(state: &mut State, player: &PlayerId, given: Given<version::Block>, out
         )),
     };
     let room = match table.room {
-        Some(r) => r.value,
+        Some(r) => r.value.map_err(|p| *p),
         None => Err(problem_at(
             at,
             "block needs a room: one of attic, basement, cellar",
@@ -303,15 +303,7 @@ fn use_block(
         "you have already used your Block (once per game)".to_owned()
     } else if me.live.item == Some(Item::Peek) {
         "you used a Peek this round, and Peek and Block cannot both be used in one round".to_owned()
-    } else if state.players[&target]
-        .live
-        .forbidden
-        .iter()
-        .chain([&room])
-        .collect::<std::collections::BTreeSet<_>>()
-        .len()
-        == Room::ALL.len()
-    {
+    } else if state.players[&target].live.forbidden.with(room) == RoomSet::ALL {
         format!("{target} would have no room left")
     } else if me.garnets < cost {
         format!("a Block costs {cost} garnets and you have {}", me.garnets)
@@ -346,12 +338,8 @@ fn use_block(
 /// Returns what they are told.
 fn forbid(state: &mut State, target: &PlayerId, room: Room) -> String {
     let t = &mut state.players.get_mut(target).expect("target exists").live;
-    t.forbidden.insert(room);
-    let allowed: Vec<Room> = Room::ALL
-        .iter()
-        .copied()
-        .filter(|r| !t.forbidden.contains(r))
-        .collect();
+    t.forbidden = t.forbidden.with(room);
+    let allowed = RoomSet::ALL.without(t.forbidden);
     let mut text = format!(
         "A Block forbids you the {} this round. Allowed rooms: {}.",
         room.title(),
@@ -395,15 +383,19 @@ fn apply_token_gift(state: &mut State, player: &PlayerId, version: Version, out:
         )));
         return;
     };
-    let chosen = given.value.as_ref().map_err(Clone::clone).and_then(|name| {
-        name.id().filter(|id| eligible.contains(id)).ok_or_else(|| {
-            given.problem(format!(
-                "give_token: \"{}\" cannot receive a Token; one of {}",
-                name.text(),
-                PlayerId::join(&eligible)
-            ))
-        })
-    });
+    let chosen = given
+        .value
+        .as_ref()
+        .map_err(|p| Problem::clone(p))
+        .and_then(|name| {
+            name.id().filter(|id| eligible.contains(id)).ok_or_else(|| {
+                given.problem(format!(
+                    "give_token: \"{}\" cannot receive a Token; one of {}",
+                    name.text(),
+                    PlayerId::join(&eligible)
+                ))
+            })
+        });
     match chosen {
         Ok(id) => {
             out.valid = true;

@@ -2,9 +2,9 @@
 //! rooms matter: the sorted sizes select a row, and the row names the size of room whose occupants
 //! score (a 2-2-2 row names size 2, so everyone scores).
 
-use super::state::Rooms;
 use crate::doc::Choice;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::ops::Deref;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -33,6 +33,71 @@ impl Room {
             Room::Basement => "Basement",
             Room::Cellar => "Cellar",
         }
+    }
+}
+
+/// A set of rooms, one bit each (bit `room as usize`): no room twice, nothing to allocate,
+/// and read as the slice of its rooms in `Room::ALL` order (one of eight, built in). What a
+/// Block forbids, what a player may choose, what scores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RoomSet(u8);
+
+/// Every subset of the rooms, by its bits.
+const SUBSETS: [&[Room]; 8] = {
+    use Room::{Attic as A, Basement as B, Cellar as C};
+    [&[], &[A], &[B], &[A, B], &[C], &[A, C], &[B, C], &[A, B, C]]
+};
+
+impl RoomSet {
+    pub const ALL: RoomSet = RoomSet(0b111);
+    pub const EMPTY: RoomSet = RoomSet(0);
+
+    /// Whether `room` is in the set (a bit test, not a search).
+    pub fn has(self, room: Room) -> bool {
+        self.0 & (1 << room as u8) != 0
+    }
+
+    /// The set and `room`.
+    pub fn with(self, room: Room) -> RoomSet {
+        RoomSet(self.0 | 1 << room as u8)
+    }
+
+    /// The rooms of the set that are not in `other`.
+    pub fn without(self, other: RoomSet) -> RoomSet {
+        RoomSet(self.0 & !other.0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl Deref for RoomSet {
+    type Target = [Room];
+    fn deref(&self) -> &[Room] {
+        SUBSETS[usize::from(self.0)]
+    }
+}
+
+impl FromIterator<Room> for RoomSet {
+    fn from_iter<I: IntoIterator<Item = Room>>(rooms: I) -> RoomSet {
+        rooms.into_iter().fold(RoomSet::EMPTY, RoomSet::with)
+    }
+}
+
+/// A list of room names in `Room::ALL` order (state.toml's `forbidden`, as it was when a
+/// `BTreeSet` held it).
+impl Serialize for RoomSet {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+/// A list of room names; a room named twice is in the set once.
+impl<'de> Deserialize<'de> for RoomSet {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RoomSet, D::Error> {
+        let rooms = Vec::<Room>::deserialize(deserializer)?;
+        Ok(rooms.into_iter().collect())
     }
 }
 
@@ -70,7 +135,7 @@ pub fn table_for(players: usize) -> Option<&'static [Row]> {
 
 /// The rooms whose occupants score, given where everyone is. `None` if the table has no row for
 /// these sizes (which cannot happen when `table` matches the number of players).
-pub fn scoring_rooms<'a, I>(table: &[Row], rooms: I) -> Option<Rooms>
+pub fn scoring_rooms<'a, I>(table: &[Row], rooms: I) -> Option<RoomSet>
 where
     I: IntoIterator<Item = &'a Room>,
 {
@@ -89,13 +154,40 @@ where
             .filter(|(_, n)| n == size)
             .map(|(r, _)| *r)
             .collect(),
-        None => Rooms::new(),
+        None => RoomSet::EMPTY,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A set reads as its rooms in `Room::ALL` order, each once, whatever order they were
+    /// added in; it is written as the list of their names and read back from it.
+    #[test]
+    fn a_room_set_is_its_rooms_once_in_order() {
+        use Room::{Attic, Basement, Cellar};
+        let set: RoomSet = [Cellar, Attic, Cellar].into_iter().collect();
+        assert_eq!(*set, [Attic, Cellar]);
+        assert!(set.has(Cellar) && !set.has(Basement));
+        assert_eq!(*RoomSet::ALL.without(set), [Basement]);
+        assert_eq!(set.with(Basement), RoomSet::ALL);
+        assert!(RoomSet::EMPTY.is_empty() && RoomSet::EMPTY.is_empty());
+        for bits in 0..8u8 {
+            let set = RoomSet(bits);
+            let rooms: Vec<Room> = Room::ALL.iter().copied().filter(|r| set.has(*r)).collect();
+            assert_eq!(*set, rooms, "{bits:03b}");
+            assert_eq!(set.iter().copied().collect::<RoomSet>(), set);
+        }
+        #[derive(Serialize, Deserialize)]
+        struct Live {
+            forbidden: RoomSet,
+        }
+        let text = toml::to_string(&Live { forbidden: set }).unwrap();
+        assert_eq!(text, "forbidden = [\"attic\", \"cellar\"]\n");
+        let read: Live = toml::from_str("forbidden = [\"cellar\", \"attic\", \"attic\"]").unwrap();
+        assert_eq!(read.forbidden, set);
+    }
 
     #[test]
     fn every_six_player_partition_has_a_row() {

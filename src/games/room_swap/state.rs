@@ -2,13 +2,11 @@
 //! round being played (rooms, fallbacks, forbidden rooms, items used), which instant actions change
 //! between ticks.
 
-use super::rooms::Room;
-use crate::doc::Choice;
+use super::rooms::{Room, RoomSet};
 use crate::games::Seats;
 use crate::games::version::Seat;
 use crate::player_id::PlayerId;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -105,8 +103,8 @@ pub struct Live {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fallback: Option<Room>,
     /// Rooms forbidden by Blocks this round.
-    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
-    pub forbidden: BTreeSet<Room>,
+    #[serde(skip_serializing_if = "RoomSet::is_empty")]
+    pub forbidden: RoomSet,
     /// Why `room` is unset or changed, for the report ("blocked", "fallback").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub room_note: Option<String>,
@@ -140,9 +138,6 @@ pub struct BlockUse {
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
 }
-
-/// Rooms a player may choose (at most the three there are: nothing to allocate).
-pub type Rooms = smallvec::SmallVec<[Room; 3]>;
 
 /// Players by their index in `players`: a round's seats, held inline (a game has a handful; the
 /// simulator asks every round).
@@ -260,20 +255,15 @@ impl State {
             .collect()
     }
 
-    pub fn allowed_rooms(&self, player: &PlayerId) -> Rooms {
+    pub fn allowed_rooms(&self, player: &PlayerId) -> RoomSet {
         match self.players.get(player) {
             Some(p) => Self::allowed_rooms_of(p),
-            None => Room::ALL.iter().copied().collect(),
+            None => RoomSet::ALL,
         }
     }
 
     /// The rooms player `p` may choose: those no Block forbids them.
-    pub fn allowed_rooms_of(p: &PlayerState) -> Rooms {
-        let forbidden = &p.live.forbidden;
-        Room::ALL
-            .iter()
-            .copied()
-            .filter(|r| !forbidden.contains(r))
-            .collect()
+    pub fn allowed_rooms_of(p: &PlayerState) -> RoomSet {
+        RoomSet::ALL.without(p.live.forbidden)
     }
 }

@@ -36,10 +36,14 @@ pub struct Block {
 impl Version {
     /// A scored round's choice: a room, and the players to peek at (none: no Peek).
     pub fn room(room: Room, peek: Vec<Name>) -> Version {
+        // (every field named: `..Version::default()` builds a whole default and copies its
+        // tail, a call to memcpy in every bot's every round)
         Version {
             room: Some(Given::typed(room)),
+            fallback: None,
             peek: (!peek.is_empty()).then(|| Given::typed_each(peek)),
-            ..Version::default()
+            block: None,
+            give_token: None,
         }
     }
 

@@ -167,7 +167,7 @@ fn checked_list(
     allowed: &[PlayerId],
     listed: &str,
 ) -> Result<Vec<PlayerId>, Vec<Problem>> {
-    let items = given.value.as_ref().map_err(|p| vec![p.clone()])?;
+    let items = given.value.as_ref().map_err(|p| vec![Problem::clone(p)])?;
     let mut ids = Vec::new();
     let mut problems = Vec::new();
     for item in items {
