@@ -139,7 +139,7 @@ impl<T> Given<T> {
 
     /// Items handed over typed, each `Given`, collected once: a bot's list is made as the list
     /// a version holds, not made first and copied into it.
-    pub fn each(items: impl IntoIterator<Item = T>) -> Vec<Given<T>> {
+    pub fn each<List: FromIterator<Given<T>>>(items: impl IntoIterator<Item = T>) -> List {
         items.into_iter().map(Given::typed).collect()
     }
 }

@@ -125,10 +125,13 @@ impl Cards {
     }
 }
 
+/// An order of resources (the three, each once, fit inline: a player's order for "any").
+pub type ResourceOrder = smallvec::SmallVec<[Resource; 3]>;
+
 /// The full preference order for an "any" choice: the listed resources, then the ones the list
 /// leaves out in the order wine, gems, gold (spec ruling 2).
-pub fn full_order(listed: &[Resource]) -> Vec<Resource> {
-    let mut order: Vec<Resource> = Vec::with_capacity(3);
+pub fn full_order(listed: &[Resource]) -> ResourceOrder {
+    let mut order = ResourceOrder::new();
     for r in listed.iter().chain(Resource::ALL) {
         if !order.contains(r) {
             order.push(*r);
@@ -400,8 +403,8 @@ mod tests {
     #[test]
     fn any_choices_follow_the_list_then_wine_gems_gold() {
         assert_eq!(
-            full_order(&[Gold]),
-            vec![Resource::Gold, Resource::Wine, Resource::Gems]
+            *full_order(&[Gold]),
+            [Resource::Gold, Resource::Wine, Resource::Gems]
         );
         let hand = Cards {
             wine: 1,

@@ -82,6 +82,9 @@ impl Game for FinalRitual {
             "final-ritual/resources",
         ));
         let mut oracle_deck = Oracle::deck();
+        // the piles an oracle goes to, each with room for every oracle: no round grows them
+        let piles = || Vec::with_capacity(oracle_deck.len());
+        let (announced, removed_oracles) = (piles(), piles());
         oracle_deck.shuffle(&mut crate::rng::stream(
             setup.seed,
             0,
@@ -125,9 +128,9 @@ impl Game for FinalRitual {
             players: players.into(),
             resource_deck,
             oracle_deck,
-            announced: Vec::new(),
+            announced,
             removed: Cards::default(),
-            removed_oracles: Vec::new(),
+            removed_oracles,
             unused_roles,
         })
     }

@@ -8,8 +8,8 @@
 
 use super::FinalRitual;
 use super::cards::{Oracle, Resource, Targets};
-use super::state::{Announcement, Dedicate, Orders, State};
-use super::version::{self, Entry, Respond, Version};
+use super::state::{Announcement, Announcements, Dedicate, Dedication, Orders, State};
+use super::version::{self, Entries, Entry, Respond, Version};
 use crate::doc::{Choice, Doc, Writer};
 use crate::games::Outcome;
 use crate::games::version::{Given, Name, Seat, Versioned, problem_at};
@@ -74,7 +74,7 @@ impl Versioned for FinalRitual {
     }
 }
 
-fn dedicate(given: Option<Given<Vec<Dedicate>>>, out: &mut Outcome) -> Option<Vec<Dedicate>> {
+fn dedicate(given: Option<Given<Dedication>>, out: &mut Outcome) -> Option<Dedication> {
     let Some(given) = given else {
         out.problems.push(Problem::general(
             "dedicate is missing: list the resources to dedicate, first held first, e.g. dedicate = [\"wine\", \"gems\", \"gold\"], or [\"refuse\"] (+1 Betray Mark)",
@@ -88,11 +88,11 @@ fn dedicate(given: Option<Given<Vec<Dedicate>>>, out: &mut Outcome) -> Option<Ve
 fn announce(
     state: &State,
     at: usize,
-    given: Option<Given<Vec<Given<Entry>>>>,
+    given: Option<Given<Entries>>,
     out: &mut Outcome,
-) -> Vec<Announcement> {
+) -> Announcements {
     let held = &state.players.at(at).oracles;
-    let mut kept: Vec<Announcement> = Vec::new();
+    let mut kept = Announcements::new();
     if let Some(given) = given {
         match given.value {
             Err(p) => out.problems.push(*p),

@@ -3,13 +3,14 @@
 //! what moved to or from them, the oracles they hold for the next submission). Also the opening
 //! (round 0) that tells every player their role and hand.
 
-use super::cards::{Cards, Goal, Oracle, Resource, Role, Targets};
+use super::cards::{Cards, Goal, Oracle, Resource, ResourceOrder, Role, Targets};
 use super::log::{Seen, Turn};
-use super::state::{Dedicate, Orders, State, WinBy};
+use super::state::{Dedication, Orders, State, WinBy};
 use super::turn::Table;
 use crate::games::{Detail, PrivatePart, Resolution, RoundResult, Seats, to_table};
 use crate::player_id::PlayerId;
 use serde::Serialize;
+use smallvec::SmallVec;
 use std::collections::BTreeMap;
 
 #[derive(Serialize)]
@@ -95,10 +96,10 @@ struct Private {
     /// Living players other than this one (the targets the skeleton may name).
     others: Vec<PlayerId>,
     /// This round's choices, to fill the skeleton.
-    dedicate: Vec<Dedicate>,
-    refuse: Vec<PlayerId>,
-    give: Vec<Resource>,
-    take: Vec<Resource>,
+    dedicate: Dedication,
+    refuse: SmallVec<[PlayerId; 5]>,
+    give: ResourceOrder,
+    take: ResourceOrder,
 }
 
 #[derive(Serialize)]

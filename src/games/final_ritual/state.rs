@@ -2,12 +2,13 @@
 //! Marks, hands and oracles of every player, the altar, both decks, the cards that left the game,
 //! and each player's plan for the round being played.
 
-use super::cards::{Cards, Goal, ORACLES, Oracle, PER_RESOURCE, Resource, Role};
+use super::cards::{Cards, Goal, ORACLES, Oracle, PER_RESOURCE, Resource, ResourceOrder, Role};
 use crate::doc::Choice;
 use crate::games::Seats;
 use crate::games::SetupError;
 use crate::player_id::PlayerId;
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 /// Betray Marks at which a player is executed (rules, "Execute").
 pub const EXECUTION: u32 = 3;
@@ -179,21 +180,30 @@ impl Announcement {
     }
 }
 
-/// The usable parts of a player's latest version (entries with problems are left out).
+/// A dedication as listed: "refuse" or the three resources, each once, fit inline (a longer
+/// list, which repeats one, is held too).
+pub type Dedication = SmallVec<[Dedicate; 4]>;
+
+/// The oracles a player announces, with their targets (at most two a turn).
+pub type Announcements = SmallVec<[Announcement; 2]>;
+
+/// The usable parts of a player's latest version (entries with problems are left out). Held
+/// inline up to what a game at its largest table uses (two oracles a turn, refusing the five
+/// others), so that a simulated round makes none (issue #30); written as the same lists.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Orders {
     /// None: the dedication part had problems; a random held resource is dedicated.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub dedicate: Option<Vec<Dedicate>>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub announce: Vec<Announcement>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub refuse: Vec<PlayerId>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub give: Vec<Resource>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub take: Vec<Resource>,
+    pub dedicate: Option<Dedication>,
+    #[serde(skip_serializing_if = "SmallVec::is_empty")]
+    pub announce: Announcements,
+    #[serde(skip_serializing_if = "SmallVec::is_empty")]
+    pub refuse: SmallVec<[PlayerId; 5]>,
+    #[serde(skip_serializing_if = "SmallVec::is_empty")]
+    pub give: ResourceOrder,
+    #[serde(skip_serializing_if = "SmallVec::is_empty")]
+    pub take: ResourceOrder,
     /// The version had no problems.
     pub valid: bool,
 }
@@ -214,7 +224,7 @@ pub struct SeatOrder {
 }
 
 /// Indices of a table's players, held inline (a table seats 4 to 6; every round makes two).
-type Places = smallvec::SmallVec<[usize; 6]>;
+pub type Places = smallvec::SmallVec<[usize; 6]>;
 
 impl SeatOrder {
     pub fn of(players: &Seats<PlayerState>) -> SeatOrder {
@@ -254,7 +264,7 @@ impl SeatOrder {
 }
 
 /// The ids of `players`, in their order.
-fn ids(players: Vec<(&PlayerId, &PlayerState)>) -> Vec<PlayerId> {
+fn ids<'s>(players: impl IntoIterator<Item = (&'s PlayerId, &'s PlayerState)>) -> Vec<PlayerId> {
     players.into_iter().map(|(id, _)| id.clone()).collect()
 }
 
@@ -268,7 +278,7 @@ impl State {
     pub fn in_seat_order(
         &self,
         keep: impl Fn(&PlayerId, &PlayerState) -> bool,
-    ) -> Vec<(&PlayerId, &PlayerState)> {
+    ) -> SmallVec<[(&PlayerId, &PlayerState); 6]> {
         let players = &self.players;
         let order = SeatOrder::of(players);
         let pairs = order.all().iter().map(|&i| (players.id(i), players.at(i)));
@@ -284,6 +294,14 @@ impl State {
 
     pub fn living(&self) -> Vec<PlayerId> {
         ids(self.in_seat_order(|_, p| p.alive))
+    }
+
+    /// `living` as the players' indices in `players` (inline: what the simulator's bots ask
+    /// every round).
+    pub fn living_seats(&self) -> Places {
+        let order = SeatOrder::of(&self.players);
+        let alive = |i: &usize| self.players.at(*i).alive;
+        order.all().iter().copied().filter(alive).collect()
     }
 
     /// Ruling 17: a seat that leaves is out of the game from the start of the round's turns:

@@ -16,6 +16,10 @@ use crate::player_id::PlayerId;
 use crate::rng::{self, GameRng};
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
+use smallvec::{SmallVec, smallvec};
+
+/// Players by index, inline (a table has at most six).
+type Seated = SmallVec<[usize; 6]>;
 
 /// The round's table: the state being changed, what happened, and the default streams. Players
 /// are their index in `state.players` (ids only in the log and in what a plan names); the seats'
@@ -27,8 +31,8 @@ pub struct Table<'s> {
     seed: u64,
     round: u32,
     seats: SeatOrder,
-    /// The default streams drawn from so far, by index.
-    defaults: Vec<Option<GameRng>>,
+    /// The default streams drawn from so far, by index (inline: a table of six makes none).
+    defaults: SmallVec<[Option<GameRng>; 6]>,
     /// Whether a priest has been executed (`State::anyone_executed`), kept as the round goes.
     executed: bool,
 }
@@ -50,7 +54,7 @@ impl<'s> Table<'s> {
             state,
             log: Log::default(),
             seed,
-            defaults: vec![None; n],
+            defaults: smallvec![None; n],
         }
     }
 
@@ -350,14 +354,10 @@ impl<'s> Table<'s> {
     /// A random oracle of the hand with random legal targets (a hand of 4 that played none):
     /// the targets drawn from the living players in seat order.
     fn random_announcement(&mut self, i: usize) -> Announcement {
-        let living: Vec<usize> = self
-            .seats
-            .all()
-            .iter()
-            .copied()
-            .filter(|&p| self.alive(p))
-            .collect();
-        let oracles = self.state.players.at(i).oracles.clone();
+        let seats = self.seats.all().iter().copied();
+        let living: Seated = seats.filter(|&p| self.alive(p)).collect();
+        let oracles: SmallVec<[Oracle; 4]> =
+            SmallVec::from_slice(&self.state.players.at(i).oracles);
         let rng = self.rng(i);
         let oracle = *oracles.choose(rng).expect("a hand of 4 oracles");
         let pick = |rng: &mut GameRng| *living.choose(rng).expect("the announcer lives");
@@ -365,7 +365,7 @@ impl<'s> Table<'s> {
         match oracle.effect().targets() {
             Targets::FromTo => {
                 let giver = pick(rng);
-                let others: Vec<usize> = living.iter().copied().filter(|p| *p != giver).collect();
+                let others: Seated = living.iter().copied().filter(|p| *p != giver).collect();
                 to = others.choose(rng).copied();
                 from = Some(giver);
             }
@@ -575,12 +575,15 @@ impl<'s> Table<'s> {
     /// The oracle for the next turn; an empty deck is refilled from the announced oracles.
     fn draw_oracle(&mut self, i: usize) {
         if self.state.oracle_deck.is_empty() && !self.state.announced.is_empty() {
-            let mut pile = std::mem::take(&mut self.state.announced);
-            let id = self.state.players.id(i).as_str();
+            // the pile becomes the deck, and the empty deck's room the next pile's
+            let state = &mut *self.state;
+            std::mem::swap(&mut state.oracle_deck, &mut state.announced);
+            let id = state.players.id(i).as_str();
             let purpose = ["final-ritual/reshuffle/", id];
-            pile.shuffle(&mut rng::stream_of(self.seed, self.round, &purpose));
-            self.note(|_| Event::Reshuffled { count: pile.len() });
-            self.state.oracle_deck = pile;
+            let deck = &mut state.oracle_deck;
+            deck.shuffle(&mut rng::stream_of(self.seed, self.round, &purpose));
+            let count = deck.len();
+            self.note(|_| Event::Reshuffled { count });
         }
         if self.state.oracle_deck.is_empty() {
             return;

@@ -4,19 +4,26 @@
 //! oracle's); what the round decides (oracles held, living targets) is `receive::apply`'s.
 
 use super::cards::{Oracle, Resource, Targets};
-use super::state::Dedicate;
+use super::state::{Dedicate, Dedication};
 use crate::doc::{Choice, Doc, Item, Node, Value, Writer};
 use crate::games::version::{Given, Name};
 use crate::problem::Problem;
+use smallvec::SmallVec;
 
 /// The keys of a submission (`Game::KEYS`).
 pub const KEYS: &[&str] = &["dedicate", "announce", "respond", "token"];
 
+/// The lists of a version, inline up to what a bot sends at the largest table (two oracles,
+/// the five others refused, the three resources): a bot's version allocates nothing.
+pub type Entries = SmallVec<[Given<Entry>; 2]>;
+pub type Names = SmallVec<[Given<Name>; 5]>;
+pub type Resources = SmallVec<[Given<Resource>; 3]>;
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Version {
     /// The resources to dedicate, first held first (or refusing); `Err`: the first problem.
-    pub dedicate: Option<Given<Vec<Dedicate>>>,
-    pub announce: Option<Given<Vec<Given<Entry>>>>,
+    pub dedicate: Option<Given<Dedication>>,
+    pub announce: Option<Given<Entries>>,
     pub respond: Option<Given<Respond>>,
 }
 
@@ -36,9 +43,9 @@ pub struct Entry {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Respond {
     pub unknown: Vec<Problem>,
-    pub refuse: Option<Given<Vec<Given<Name>>>>,
-    pub give: Option<Given<Vec<Given<Resource>>>>,
-    pub take: Option<Given<Vec<Given<Resource>>>>,
+    pub refuse: Option<Given<Names>>,
+    pub give: Option<Given<Resources>>,
+    pub take: Option<Given<Resources>>,
 }
 
 impl Entry {
@@ -139,17 +146,17 @@ impl Entry {
 
 /// A string or a list of strings, each item read by `item` (`Err`: the list's shape, or the
 /// first item that is not a string).
-fn strings<T>(
+fn strings<T, List: FromIterator<Given<T>>>(
     node: &Node,
     key: &str,
     item: impl Fn(&str) -> Result<T, String>,
-) -> Result<Vec<Given<T>>, Problem> {
+) -> Result<List, Problem> {
     let one = |node: &Node, text: &str| Given {
         value: item(text).map_err(|message| Box::new(Problem::at(node.pos, message))),
         at: Some(node.pos),
     };
     match &node.value {
-        Value::String(s) => Ok(vec![one(node, s)]),
+        Value::String(s) => Ok(std::iter::once(one(node, s)).collect()),
         _ => node
             .as_array(key)?
             .iter()
@@ -159,8 +166,8 @@ fn strings<T>(
 }
 
 /// A dedication: every item a resource or "refuse", at least one (the first problem otherwise).
-fn read_dedicate(node: &Node) -> Result<Vec<Dedicate>, Problem> {
-    let items = strings(node, "dedicate", |text| {
+fn read_dedicate(node: &Node) -> Result<Dedication, Problem> {
+    let items: Vec<Given<Dedicate>> = strings(node, "dedicate", |text| {
         Dedicate::parse(text)
             .ok_or_else(|| format!("dedicate: \"{text}\" is not wine, gems, gold or \"refuse\""))
     })?;
