@@ -144,9 +144,12 @@ impl<T> Given<T> {
     }
 }
 
-impl<T> Given<Vec<Given<T>>> {
+impl<List> Given<List> {
     /// A list handed over typed, each of its items too (a bot's Peeks, a divination's pair).
-    pub fn typed_each(items: impl IntoIterator<Item = T>) -> Given<Vec<Given<T>>> {
+    pub fn typed_each<T>(items: impl IntoIterator<Item = T>) -> Given<List>
+    where
+        List: FromIterator<Given<T>>,
+    {
         Given::typed(Given::each(items))
     }
 }

@@ -9,7 +9,7 @@
 
 use super::PlanarControl;
 use super::resolve::Public;
-use super::state::{Alignment, Phase, Plane, State};
+use super::state::{Alignment, LargePlanes, Phase, Plane, State};
 use crate::doc::Choice;
 use crate::player_id::PlayerId;
 
@@ -18,18 +18,19 @@ use crate::games::bots::{BotRng, End, Simulated, Strategy, Submissions};
 use crate::games::version::{Given, Name, Seat, send};
 use rand::RngExt;
 use rand::seq::{IndexedRandom, SliceRandom};
-use std::collections::BTreeMap;
 
 /// What Planar Control bots remember: the last announced control of each plane, whom each
 /// player has divined, and (for the tally) the Elimination Candidates announced at the end.
 #[derive(Debug, Default)]
 pub struct Memory {
-    control: BTreeMap<Plane, Alignment>,
+    control: LargePlanes<Alignment>,
     /// By seat (players in id order): the seats each has divined.
     divined: Vec<Vec<usize>>,
     elimination: Vec<PlayerId>,
     /// The seats a bot picks from, reused from player to player (nothing allocated per bot).
     picks: Vec<usize>,
+    /// Every player and their plane, in id order (`seats`), refilled every round.
+    seats: Vec<(PlayerId, Plane)>,
 }
 
 /// The submission `bot` sends for seat `me`, and the two seats it divines; `None` if it has
@@ -133,13 +134,11 @@ fn choose(
     }
 }
 
-/// Every player and their plane, in id order: what `choose` reads of where everyone is.
-fn seats(state: &State) -> Vec<(PlayerId, Plane)> {
-    state
-        .players
-        .iter()
-        .map(|(id, p)| (id.clone(), p.plane))
-        .collect()
+/// Every player and their plane, in id order: what `choose` reads of where everyone is
+/// (`seats` refilled: its room is the last round's).
+fn fill_seats(state: &State, seats: &mut Vec<(PlayerId, Plane)>) {
+    seats.clear();
+    seats.extend(state.players.iter().map(|(id, p)| (id.clone(), p.plane)));
 }
 
 impl Simulated for PlanarControl {
@@ -169,8 +168,13 @@ impl Simulated for PlanarControl {
         memory: &mut Memory,
         mut record: Option<&mut Submissions>,
     ) -> u64 {
-        let seats = seats(state);
-        memory.divined.resize_with(seats.len(), Vec::new);
+        let mut seats = std::mem::take(&mut memory.seats);
+        fill_seats(state, &mut seats);
+        // room for two divined a round, every round (none is made later)
+        let room = 2 * state.options.rounds as usize;
+        memory
+            .divined
+            .resize_with(seats.len(), || Vec::with_capacity(room));
         let mut expected = 0;
         for (i, (id, _)) in seats.iter().enumerate() {
             if !state.plays(state.players.at(i)) {
@@ -185,6 +189,7 @@ impl Simulated for PlanarControl {
             }
             send::<PlanarControl>(state, Seat { id, at: i }, version, &mut record);
         }
+        memory.seats = seats;
         expected
     }
 
@@ -226,6 +231,31 @@ impl Simulated for PlanarControl {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue #30: the simulator allocates nothing per round in steady state. Counted by the
+    /// test build's allocator on this thread over 40 games of both bots, from the second main
+    /// round to the fifth of six (the first makes each bot's list of whom it divined, with
+    /// room for the game; the sixth reveals the alignments and the winners; the elimination
+    /// round names the candidates).
+    #[test]
+    fn a_simulated_round_allocates_nothing() {
+        let s = crate::simulate::plan::test_setting::<PlanarControl>("random=8,hunter=7", 5);
+        let mut rounds = 0;
+        for game in 0..40 {
+            let counts = crate::simulate::allocations_by_round::<PlanarControl>(&s, game);
+            // the default options: six main rounds
+            let steady = &counts[1..5];
+            assert!(steady.iter().all(|n| *n == 0), "game {game}: {counts:?}");
+            rounds += steady.len();
+        }
+        assert_eq!(rounds, 160);
+    }
+
+    fn seats(state: &State) -> Vec<(PlayerId, Plane)> {
+        let mut seats = Vec::new();
+        fill_seats(state, &mut seats);
+        seats
+    }
     use rand::SeedableRng;
 
     /// `state` and `memory` with everything `me` cannot know redrawn during the six rounds: the
@@ -251,8 +281,7 @@ mod tests {
         let mut m = Memory {
             control: memory.control.clone(),
             divined: memory.divined.clone(),
-            elimination: Vec::new(),
-            picks: Vec::new(),
+            ..Memory::default()
         };
         let seat = ids.iter().position(|id| id == me).expect("a player");
         for (_, seen) in m.divined.iter_mut().enumerate().filter(|(i, _)| *i != seat) {

@@ -5,10 +5,10 @@
 
 use super::PlanarControl;
 use super::state::{Phase, Plane, State};
-use super::version::{Eliminate, Version, Vote};
+use super::version::{Divined, Eliminate, Version, Vote};
 use crate::doc::{Choice, Doc, Writer};
 use crate::games::Outcome;
-use crate::games::version::{Given, Name, Seat, Versioned};
+use crate::games::version::{Given, Seat, Versioned};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 
@@ -148,12 +148,7 @@ fn checked_vote(
     })
 }
 
-fn divine(
-    state: &mut State,
-    player: Seat<'_>,
-    given: Option<Given<Vec<Given<Name>>>>,
-    out: &mut Outcome,
-) {
+fn divine(state: &mut State, player: Seat<'_>, given: Option<Given<Divined>>, out: &mut Outcome) {
     let chosen = match given {
         None => Ok(None),
         Some(given) => checked_pair(state, player.id, given),
@@ -181,7 +176,7 @@ fn divine(
 fn checked_pair(
     state: &State,
     player: &PlayerId,
-    given: Given<Vec<Given<Name>>>,
+    given: Given<Divined>,
 ) -> Result<Option<[PlayerId; 2]>, Problem> {
     let items = given.value.as_ref().map_err(Clone::clone)?;
     let ids = items
@@ -197,7 +192,7 @@ fn checked_pair(
                     ))
                 })
         })
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<smallvec::SmallVec<[PlayerId; 2]>, _>>()?;
     match ids.as_slice() {
         [] => Ok(None),
         [a, b] if a != b => Ok(Some([a.clone(), b.clone()])),

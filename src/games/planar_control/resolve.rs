@@ -2,13 +2,14 @@
 //! simultaneous moves, control of the large planes, divinations, the end of the six rounds and
 //! the elimination vote (spec planar-control.md, "Resolution" and "End of the game").
 
-use super::state::{Alignment, Live, Phase, Plane, State};
+use super::state::{Alignment, LargePlanes, Live, Phase, Plane, State};
 use crate::doc::Choice;
 use crate::games::{Detail, PrivatePart, Resolution, RoundResult, Seats, garnet_changes};
 use crate::player_id::PlayerId;
 use crate::rng;
 use rand::seq::IndexedRandom;
 use serde::Serialize;
+use smallvec::SmallVec;
 use std::collections::BTreeMap;
 
 /// A round's announcement, `[public]`: also what the simulator's bots hear (`Simulated::Heard`).
@@ -16,8 +17,8 @@ use std::collections::BTreeMap;
 pub struct Public {
     round: u32,
     phase: Phase,
-    banished: BTreeMap<Plane, PlayerId>,
-    pub control: BTreeMap<Plane, Alignment>,
+    banished: LargePlanes<PlayerId>,
+    pub control: LargePlanes<Alignment>,
     planes: Seats<Plane>,
     #[serde(skip_serializing_if = "Option::is_none")]
     next_round: Option<u32>,
@@ -98,11 +99,11 @@ pub fn opening_public(state: &State) -> Public {
     Public {
         round: 0,
         phase: Phase::Main,
-        banished: BTreeMap::new(),
+        banished: LargePlanes::default(),
         control: if state.options.reveal_initial_control {
             controls(state)
         } else {
-            BTreeMap::new()
+            LargePlanes::default()
         },
         planes: state
             .players
@@ -130,7 +131,7 @@ pub fn opening(state: &State) -> RoundResult {
     RoundResult::without_garnets(&opening_public(state), private)
 }
 
-fn controls(state: &State) -> BTreeMap<Plane, Alignment> {
+fn controls(state: &State) -> LargePlanes<Alignment> {
     [Plane::Earth, Plane::Thera]
         .into_iter()
         .filter_map(|p| control(state, p).map(|a| (p, a)))
@@ -151,23 +152,32 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
 /// announcement as the rules built it (what the simulator's bots hear); `reports`: the state
 /// the round started from, when the announcement and the private reports are to be written
 /// into the result (they tell each player what they did).
+///
+/// Without reports (the simulator), nothing is built that only a report reads: the players'
+/// planes in the announcement and the garnet changes (the bots read the state itself).
 pub fn advance(state: &mut State, seed: u64, reports: Option<&State>) -> (RoundResult, Public) {
-    let garnets: Vec<i64> = state.players.values().map(|p| p.garnets).collect();
+    let garnets = reports.map(|_| {
+        state
+            .players
+            .values()
+            .map(|p| p.garnets)
+            .collect::<Vec<_>>()
+    });
     let public = match state.phase {
         Phase::Elimination => elimination(state, seed),
-        _ => main_round(state, seed),
+        _ => main_round(state, seed, reports.is_some()),
     };
-    finish_round(state, &garnets, public, reports)
+    finish_round(state, garnets.as_deref(), public, reports)
 }
 
 /// A main round, in place: banishments, the moves, control, and the end of the main game
 /// after the last round. Every vote is counted before anyone moves.
-fn main_round(state: &mut State, seed: u64) -> Public {
+fn main_round(state: &mut State, seed: u64, reports: bool) -> Public {
     // Spending (spec: spent whatever happens) and tallies per large plane.
-    let mut banished = BTreeMap::new();
+    let mut banished = LargePlanes::default();
     for plane in [Plane::Earth, Plane::Thera] {
         // the plane's players in id order, each with the votes against them
-        let mut votes: Vec<(&PlayerId, i64)> = state
+        let mut votes: SmallVec<[(&PlayerId, i64); 16]> = state
             .staying()
             .filter(|(_, p)| p.plane == plane)
             .map(|(id, _)| (id, 0))
@@ -204,10 +214,13 @@ fn main_round(state: &mut State, seed: u64) -> Public {
         phase: Phase::Main,
         banished,
         control: control.clone(),
-        planes: state
-            .staying()
-            .map(|(id, p)| (id.clone(), p.plane))
-            .collect(),
+        planes: match reports {
+            true => state
+                .staying()
+                .map(|(id, p)| (id.clone(), p.plane))
+                .collect(),
+            false => Seats::default(),
+        },
         next_round: None,
         next_phase: Phase::Main,
         r#final: None,
@@ -262,7 +275,7 @@ fn elimination(state: &mut State, seed: u64) -> Public {
     let mut candidates = BTreeMap::new();
     for alignment in state.losing_alignments() {
         // the alignment's players in id order, each with the votes against them
-        let mut votes: Vec<(&PlayerId, u32)> = state
+        let mut votes: SmallVec<[(&PlayerId, u32); 16]> = state
             .staying()
             .filter(|(_, p)| p.alignment == alignment)
             .map(|(id, _)| (id, 0))
@@ -290,8 +303,8 @@ fn elimination(state: &mut State, seed: u64) -> Public {
     Public {
         round: state.round,
         phase: Phase::Elimination,
-        banished: BTreeMap::new(),
-        control: BTreeMap::new(),
+        banished: LargePlanes::default(),
+        control: LargePlanes::default(),
         planes: Seats::default(),
         next_round: None,
         next_phase: Phase::Over,
@@ -308,7 +321,7 @@ fn elimination(state: &mut State, seed: u64) -> Public {
 /// started with, in id order), the reports (see `advance`), and the live choices cleared.
 fn finish_round(
     state: &mut State,
-    before: &[i64],
+    before: Option<&[i64]>,
     mut public: Public,
     reports: Option<&State>,
 ) -> (RoundResult, Public) {
@@ -317,7 +330,10 @@ fn finish_round(
         public.next_round = Some(state.round);
     }
     public.next_phase = state.phase;
-    let garnets = garnet_changes(&state.players, before, |p| p.garnets);
+    let garnets = match before {
+        Some(before) => garnet_changes(&state.players, before, |p| p.garnets),
+        None => Seats::default(),
+    };
     let mut private = BTreeMap::new();
     let detail = match reports {
         Some(_) => Detail::Everything,
@@ -353,7 +369,7 @@ fn most_voted<N: Copy + Ord + Default>(
     draw: &mut rng::GameRng,
 ) -> Option<PlayerId> {
     let top = votes.iter().map(|(_, n)| *n).max().unwrap_or_default();
-    let tied: Vec<&PlayerId> = votes
+    let tied: SmallVec<[&PlayerId; 16]> = votes
         .iter()
         .filter(|(_, n)| *n == top)
         .map(|(id, _)| *id)

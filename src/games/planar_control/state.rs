@@ -95,6 +95,78 @@ impl Plane {
     }
 }
 
+/// A value for each large plane, at most one each: what an announcement says of control and
+/// of banishment. Held inline (the simulator's bots hear one every round) and written as the
+/// table of the planes that have one, Earth first, as the map it replaces was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LargePlanes<T> {
+    earth: Option<T>,
+    thera: Option<T>,
+}
+
+impl<T> Default for LargePlanes<T> {
+    fn default() -> Self {
+        LargePlanes {
+            earth: None,
+            thera: None,
+        }
+    }
+}
+
+impl<T> LargePlanes<T> {
+    fn slot(&mut self, plane: Plane) -> Option<&mut Option<T>> {
+        match plane {
+            Plane::Earth => Some(&mut self.earth),
+            Plane::Thera => Some(&mut self.thera),
+            Plane::Limbo | Plane::Mobil => None,
+        }
+    }
+
+    pub fn get(&self, plane: &Plane) -> Option<&T> {
+        match plane {
+            Plane::Earth => self.earth.as_ref(),
+            Plane::Thera => self.thera.as_ref(),
+            Plane::Limbo | Plane::Mobil => None,
+        }
+    }
+
+    /// Sets `plane`'s value; a small plane has none (nothing is kept for it).
+    pub fn insert(&mut self, plane: Plane, value: T) {
+        debug_assert!(plane.is_large(), "{plane:?} is not a large plane");
+        if let Some(slot) = self.slot(plane) {
+            *slot = Some(value);
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.earth.is_none() && self.thera.is_none()
+    }
+
+    /// The planes that have a value, Earth first.
+    pub fn iter(&self) -> impl Iterator<Item = (Plane, &T)> {
+        let earth = self.earth.as_ref().map(|v| (Plane::Earth, v));
+        earth
+            .into_iter()
+            .chain(self.thera.as_ref().map(|v| (Plane::Thera, v)))
+    }
+}
+
+impl<T> FromIterator<(Plane, T)> for LargePlanes<T> {
+    fn from_iter<I: IntoIterator<Item = (Plane, T)>>(items: I) -> Self {
+        let mut planes = LargePlanes::default();
+        for (plane, value) in items {
+            planes.insert(plane, value);
+        }
+        planes
+    }
+}
+
+impl<T: Serialize> Serialize for LargePlanes<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Options {

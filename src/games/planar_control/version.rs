@@ -10,13 +10,16 @@ use crate::games::version::{Given, Name};
 use crate::player_id::PlayerId;
 use crate::problem::Problem;
 
+/// The players a divination names, as read: two (inline), or however many a file lists.
+pub type Divined = smallvec::SmallVec<[Given<Name>; 2]>;
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Version {
     pub vote: Option<Given<Vote>>,
     /// Garnets spent on the vote (a whole number, checked against the sender's balance).
     pub garnets: Option<Given<i64>>,
     /// The two players divined, as named.
-    pub divine: Option<Given<Vec<Given<Name>>>>,
+    pub divine: Option<Given<Divined>>,
     pub eliminate: Option<Given<Eliminate>>,
 }
 
