@@ -48,16 +48,18 @@ impl Versioned for FinalRitual {
         Version::read(doc, problems)
     }
 
+    /// (The version's lists are read in place: a bot's are inline, and moving them from step
+    /// to step cost more than reading them.)
     fn apply(state: &mut State, player: Seat<'_>, version: Version, out: &mut Outcome) {
         let mut plan = Orders {
             dedicate: dedicate(version.dedicate, out),
-            announce: announce(state, player.at, version.announce, out),
+            announce: announce(state, player.at, version.announce.as_ref(), out),
             ..Orders::default()
         };
-        if let Some(given) = version.respond {
-            match given.value {
+        if let Some(given) = &version.respond {
+            match &given.value {
                 Ok(table) => respond(table, state, player.id, &mut plan, out),
-                Err(p) => out.problems.push(*p),
+                Err(p) => out.problems.push(Problem::clone(p)),
             }
         }
         plan.valid = out.problems.is_empty();
@@ -88,16 +90,16 @@ fn dedicate(given: Option<Given<Dedication>>, out: &mut Outcome) -> Option<Dedic
 fn announce(
     state: &State,
     at: usize,
-    given: Option<Given<Entries>>,
+    given: Option<&Given<Entries>>,
     out: &mut Outcome,
 ) -> Announcements {
     let held = &state.players.at(at).oracles;
     let mut kept = Announcements::new();
     if let Some(given) = given {
-        match given.value {
-            Err(p) => out.problems.push(*p),
+        match &given.value {
+            Err(p) => out.problems.push(Problem::clone(p)),
             Ok(items) => {
-                for (i, item) in items.into_iter().enumerate() {
+                for (i, item) in items.iter().enumerate() {
                     if i == 2 {
                         out.problems.push(item.problem(
                             "announce: at most 2 oracles a turn; the entries after the second are left out",
@@ -125,13 +127,13 @@ fn announce(
 /// its kind needs, each a living player.
 fn entry(
     state: &State,
-    item: Given<Entry>,
+    item: &Given<Entry>,
     held: &[Oracle],
     kept: &[Announcement],
 ) -> Result<Announcement, Problem> {
     let at = item.at;
-    let entry = item.value?;
-    let given = entry.oracle.ok_or_else(|| {
+    let entry = item.value.as_ref().map_err(|p| Problem::clone(p))?;
+    let given = entry.oracle.as_ref().ok_or_else(|| {
         problem_at(
             at,
             format!(
@@ -159,8 +161,8 @@ fn entry(
             Oracle::join(held)
         )));
     }
-    if let Some(p) = entry.unknown {
-        return Err(p);
+    if let Some(p) = &entry.unknown {
+        return Err(p.clone());
     }
     let keys = version::entry_keys(oracle);
     // (the living are listed only in a problem; a target is checked alone)
@@ -201,11 +203,17 @@ fn entry(
     Ok(a)
 }
 
-fn respond(table: Respond, state: &State, player: &PlayerId, plan: &mut Orders, out: &mut Outcome) {
-    out.problems.extend(table.unknown);
-    if let Some(given) = table.refuse {
-        match given.value {
-            Err(p) => out.problems.push(*p),
+fn respond(
+    table: &Respond,
+    state: &State,
+    player: &PlayerId,
+    plan: &mut Orders,
+    out: &mut Outcome,
+) {
+    out.problems.extend(table.unknown.iter().cloned());
+    if let Some(given) = &table.refuse {
+        match &given.value {
+            Err(p) => out.problems.push(Problem::clone(p)),
             Ok(items) => {
                 for item in items {
                     let name = match &item.value {
@@ -229,14 +237,14 @@ fn respond(table: Respond, state: &State, player: &PlayerId, plan: &mut Orders, 
         }
     }
     for (path, given, list) in [
-        ("respond.give", table.give, &mut plan.give),
-        ("respond.take", table.take, &mut plan.take),
+        ("respond.give", &table.give, &mut plan.give),
+        ("respond.take", &table.take, &mut plan.take),
     ] {
         let Some(given) = given else { continue };
-        let items = match given.value {
+        let items = match &given.value {
             Ok(items) => items,
             Err(p) => {
-                out.problems.push(*p);
+                out.problems.push(Problem::clone(p));
                 continue;
             }
         };
