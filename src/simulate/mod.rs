@@ -218,6 +218,26 @@ pub(crate) fn allocations_by_round<G: Simulated>(setting: &Setting, index: u64) 
     counts
 }
 
+/// Issue #30's "the simulator allocates nothing per round in steady state", for a game's test:
+/// counts each round of `games` games of `setting` (`allocations_by_round`), asserts that the
+/// rounds `steady` names, given how many a game played, made none, and returns how many rounds
+/// that checked.
+#[cfg(test)]
+pub(crate) fn assert_steady_rounds_allocate_nothing<G: Simulated>(
+    setting: &Setting,
+    games: u64,
+    steady: impl Fn(usize) -> std::ops::Range<usize>,
+) -> usize {
+    let mut rounds = 0;
+    for game in 0..games {
+        let counts = allocations_by_round::<G>(setting, game);
+        let checked = &counts[steady(counts.len())];
+        assert!(checked.iter().all(|n| *n == 0), "game {game}: {counts:?}");
+        rounds += checked.len();
+    }
+    rounds
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

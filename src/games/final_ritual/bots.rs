@@ -318,12 +318,9 @@ mod tests {
     #[test]
     fn a_simulated_round_allocates_nothing() {
         let s = crate::simulate::plan::test_setting::<FinalRitual>("random=3,greedy=3", 5);
-        let mut rounds = 0;
-        for game in 0..40 {
-            let counts = crate::simulate::allocations_by_round::<FinalRitual>(&s, game);
-            assert!(counts.iter().all(|n| *n == 0), "game {game}: {counts:?}");
-            rounds += counts.len();
-        }
+        let every = |rounds: usize| 0..rounds;
+        let rounds =
+            crate::simulate::assert_steady_rounds_allocate_nothing::<FinalRitual>(&s, 40, every);
         assert!(rounds >= 60, "{rounds}");
     }
 

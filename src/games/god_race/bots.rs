@@ -293,13 +293,9 @@ mod tests {
     #[test]
     fn a_simulated_round_allocates_nothing() {
         let s = setting("random=4,leader=3");
-        let mut rounds = 0;
-        for game in 0..40 {
-            let counts = crate::simulate::allocations_by_round::<GodRace>(&s, game);
-            let steady = &counts[2..counts.len() - 1];
-            assert!(steady.iter().all(|n| *n == 0), "game {game}: {counts:?}");
-            rounds += steady.len();
-        }
+        let steady = |rounds: usize| 2..rounds - 1;
+        let rounds =
+            crate::simulate::assert_steady_rounds_allocate_nothing::<GodRace>(&s, 40, steady);
         assert!(rounds > 200, "{rounds}");
     }
 

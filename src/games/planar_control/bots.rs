@@ -240,14 +240,10 @@ mod tests {
     #[test]
     fn a_simulated_round_allocates_nothing() {
         let s = crate::simulate::plan::test_setting::<PlanarControl>("random=8,hunter=7", 5);
-        let mut rounds = 0;
-        for game in 0..40 {
-            let counts = crate::simulate::allocations_by_round::<PlanarControl>(&s, game);
-            // the default options: six main rounds
-            let steady = &counts[1..5];
-            assert!(steady.iter().all(|n| *n == 0), "game {game}: {counts:?}");
-            rounds += steady.len();
-        }
+        // the default options: six main rounds
+        let steady = |_| 1..5;
+        let rounds =
+            crate::simulate::assert_steady_rounds_allocate_nothing::<PlanarControl>(&s, 40, steady);
         assert_eq!(rounds, 160);
     }
 

@@ -267,15 +267,10 @@ mod tests {
     #[test]
     fn a_simulated_round_allocates_nothing() {
         let s = crate::simulate::plan::test_setting::<RoomSwap>("random", 3);
-        let mut rounds = 0;
-        for game in 0..40 {
-            let counts = crate::simulate::allocations_by_round::<RoomSwap>(&s, game);
-            // the default options: four scored rounds
-            let steady = &counts[..3];
-            assert!(steady.iter().all(|n| *n == 0), "game {game}: {counts:?}");
-            rounds += steady.len();
-        }
-        assert!(rounds >= 120, "{rounds}");
+        // the default options: four scored rounds
+        let rounds =
+            crate::simulate::assert_steady_rounds_allocate_nothing::<RoomSwap>(&s, 40, |_| 0..3);
+        assert_eq!(rounds, 120);
     }
 
     /// Whatever is hidden from a player, the first version their bot sends is the same (the
