@@ -311,3 +311,30 @@ impl State {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// What an announcement says of the large planes is written as the map that held it was:
+    /// the planes that have a value, Earth first, whatever order they were set in.
+    #[test]
+    fn large_planes_are_written_as_the_map_was() {
+        let set = [
+            (Plane::Thera, Alignment::Nature),
+            (Plane::Earth, Alignment::Ember),
+        ];
+        let planes: LargePlanes<Alignment> = set.into_iter().collect();
+        let map: BTreeMap<Plane, Alignment> = set.into_iter().collect();
+        assert_eq!(
+            toml::to_string(&planes).unwrap(),
+            toml::to_string(&map).unwrap()
+        );
+        assert_eq!(planes.get(&Plane::Thera), Some(&Alignment::Nature));
+        assert_eq!(planes.get(&Plane::Limbo), None);
+        let thera: LargePlanes<Alignment> = [set[0]].into_iter().collect();
+        assert_eq!(toml::to_string(&thera).unwrap(), "thera = \"nature\"\n");
+        assert!(LargePlanes::<Alignment>::default().is_empty() && !thera.is_empty());
+    }
+}

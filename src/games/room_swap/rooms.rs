@@ -172,7 +172,7 @@ mod tests {
         assert!(set.has(Cellar) && !set.has(Basement));
         assert_eq!(*RoomSet::ALL.without(set), [Basement]);
         assert_eq!(set.with(Basement), RoomSet::ALL);
-        assert!(RoomSet::EMPTY.is_empty() && RoomSet::EMPTY.is_empty());
+        assert!(RoomSet::EMPTY.is_empty() && !set.is_empty());
         for bits in 0..8u8 {
             let set = RoomSet(bits);
             let rooms: Vec<Room> = Room::ALL.iter().copied().filter(|r| set.has(*r)).collect();
