@@ -156,18 +156,11 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
 /// Without reports (the simulator), nothing is built that only a report reads: the players'
 /// planes in the announcement and the garnet changes (the bots read the state itself).
 pub fn advance(state: &mut State, seed: u64, reports: Option<&State>) -> (RoundResult, Public) {
-    let garnets = reports.map(|_| {
-        state
-            .players
-            .values()
-            .map(|p| p.garnets)
-            .collect::<Vec<_>>()
-    });
     let public = match state.phase {
         Phase::Elimination => elimination(state, seed),
         _ => main_round(state, seed, reports.is_some()),
     };
-    finish_round(state, garnets.as_deref(), public, reports)
+    finish_round(state, public, reports)
 }
 
 /// A main round, in place: banishments, the moves, control, and the end of the main game
@@ -317,11 +310,10 @@ fn elimination(state: &mut State, seed: u64) -> Public {
     }
 }
 
-/// The next round's number, each player's garnet change (`before`: the balances the round
-/// started with, in id order), the reports (see `advance`), and the live choices cleared.
+/// The next round's number, with reports (see `advance`) each player's garnet change since the
+/// state the round started from and their private report, and the live choices cleared.
 fn finish_round(
     state: &mut State,
-    before: Option<&[i64]>,
     mut public: Public,
     reports: Option<&State>,
 ) -> (RoundResult, Public) {
@@ -330,8 +322,11 @@ fn finish_round(
         public.next_round = Some(state.round);
     }
     public.next_phase = state.phase;
-    let garnets = match before {
-        Some(before) => garnet_changes(&state.players, before, |p| p.garnets),
+    let garnets = match reports {
+        Some(started) => {
+            let before: Vec<i64> = started.players.values().map(|p| p.garnets).collect();
+            garnet_changes(&state.players, &before, |p| p.garnets)
+        }
         None => Seats::default(),
     };
     let mut private = BTreeMap::new();

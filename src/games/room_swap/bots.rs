@@ -67,7 +67,7 @@ impl Simulated for RoomSwap {
                 out.answers.iter().filter_map(|a| peeked_room(a)).collect();
             let unknown = playing.len() - 1 - known.len();
             let best = best_rooms(&allowed, &known, unknown, playing.len());
-            if !best.contains(&first) {
+            if !best.has(first) {
                 let room = *best.choose(rng).expect("at least one allowed room");
                 send::<RoomSwap>(state, seat, Version::room(room, Vec::new()), &mut record);
             }

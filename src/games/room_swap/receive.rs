@@ -60,8 +60,8 @@ fn not_playing_message(state: &State) -> String {
 fn apply_round(state: &mut State, seat: Seat<'_>, version: Version, out: &mut Outcome) {
     let (player, at) = (seat.id, seat.at);
     let allowed = State::allowed_rooms_of(state.players.at(at));
-    let room = checked_room(version.room.as_ref(), "room", &allowed, out);
-    let fallback = checked_room(version.fallback.as_ref(), "fallback", &allowed, out);
+    let room = checked_room(version.room.as_ref(), "room", allowed, out);
+    let fallback = checked_room(version.fallback.as_ref(), "fallback", allowed, out);
     if version.room.is_none() {
         out.problems.push(Problem::general(format!(
             "room is missing; add a line like room = \"{}\" (one of {})",
@@ -117,18 +117,18 @@ fn apply_round(state: &mut State, seat: Seat<'_>, version: Version, out: &mut Ou
 fn checked_room(
     given: Option<&Given<Room>>,
     key: &str,
-    allowed: &[Room],
+    allowed: RoomSet,
     out: &mut Outcome,
 ) -> Option<Room> {
     let given = given?;
     match &given.value {
-        Ok(room) if allowed.contains(room) => Some(*room),
+        Ok(room) if allowed.has(*room) => Some(*room),
         Ok(room) => {
             out.problems.push(given.problem(format!(
                 "{key} = \"{}\": the {} is forbidden to you this round by a Block; allowed: {}",
                 room.name(),
                 room.title(),
-                Room::join(allowed)
+                Room::join(&allowed)
             )));
             None
         }
@@ -346,7 +346,7 @@ fn forbid(state: &mut State, target: &PlayerId, room: Room) -> String {
         Room::join(&allowed)
     );
     if t.room == Some(room) {
-        match t.fallback.filter(|f| allowed.contains(f)) {
+        match t.fallback.filter(|f| allowed.has(*f)) {
             Some(fb) => {
                 t.room = Some(fb);
                 t.room_note = Some(format!(

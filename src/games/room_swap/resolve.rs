@@ -175,7 +175,7 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
     // Ruling 17: a seat that left is in a room but scores nothing
     let scorers: Scorers = final_rooms
         .iter()
-        .filter(|(i, (r, _))| scoring.contains(r) && !state.players.at(*i).left)
+        .filter(|(i, (r, _))| scoring.has(*r) && !state.players.at(*i).left)
         .map(|(i, _)| *i)
         .collect();
 
