@@ -46,8 +46,12 @@ files=$(find "$outputs" -type f | wc -l)
 # machine falls on both; the medians are compared. The game is copied for each tick before any
 # clock starts, and the clock is bash's own ($EPOCHREALTIME, read as whole microseconds: no
 # process is started to read it, before or after a run).
+# Process start alone is timed in the same alternation, for both programs: `adjudicate
+# --version` (the loader, relocations, the allocator and the argument parser; no file read) and
+# the floor without arguments (it prints its usage): what of each run no work on the files can
+# remove.
 for i in $(seq "$runs"); do cp -r "$base" "$work/tick-$i"; done
-floor_us=() tick_us=()
+floor_us=() tick_us=() start_us=() floor_start_us=()
 for i in $(seq "$runs"); do
   start=${EPOCHREALTIME/[.,]/}
   "$floor" write "$outputs" "$work/floor-$i" 2>/dev/null
@@ -55,9 +59,19 @@ for i in $(seq "$runs"); do
   start=${EPOCHREALTIME/[.,]/}
   "$bin" round "$work/tick-$i" --now "$due" -q
   tick_us+=($(( ${EPOCHREALTIME/[.,]/} - start )))
+  start=${EPOCHREALTIME/[.,]/}
+  "$bin" --version >/dev/null
+  start_us+=($(( ${EPOCHREALTIME/[.,]/} - start )))
+  start=${EPOCHREALTIME/[.,]/}
+  "$floor" 2>/dev/null || true
+  floor_start_us+=($(( ${EPOCHREALTIME/[.,]/} - start )))
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 t_floor=$(median "${floor_us[@]}")
 t_tick=$(median "${tick_us[@]}")
-awk -v t="$t_tick" -v f="$t_floor" -v n="$files" -v r="$runs" 'BEGIN {
-  printf "  resolving tick %6d us; floor (writing its %d files) %6d us; ratio %.2fx (target 1.5x; median of %d, alternating)\n", t, n, f, t / f, r }'
+t_start=$(median "${start_us[@]}")
+t_floor_start=$(median "${floor_start_us[@]}")
+awk -v t="$t_tick" -v f="$t_floor" -v s="$t_start" -v fs="$t_floor_start" -v n="$files" -v r="$runs" 'BEGIN {
+  printf "  resolving tick %6d us; floor (writing its %d files) %6d us; ratio %.2fx (target 1.5x; median of %d, alternating)\n", t, n, f, t / f, r
+  printf "  process start alone: adjudicate (--version) %6d us, %.2fx the whole floor; the floor (no arguments) %6d us\n", s, s / f, fs
+  printf "  beyond its start: the tick %6d us, the floor %6d us\n", t - s, f - fs }'

@@ -78,9 +78,8 @@ struct Private {
     played: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     room: Option<Room>,
-    /// "chosen", "fallback" or "default"
     #[serde(skip_serializing_if = "Option::is_none")]
-    room_source: Option<&'static str>,
+    room_source: Option<Source>,
     #[serde(skip_serializing_if = "Option::is_none")]
     room_note: Option<String>,
     notes: Vec<String>,
@@ -146,9 +145,22 @@ pub fn opening(state: &State) -> RoundResult {
     RoundResult::without_garnets(&public, private)
 }
 
-/// Where each player ends the round, and how ("chosen", "fallback", "default"), by their index
-/// in `players`, in id order (a handful of seats, looked up by a search along the list).
-type FinalRooms = SmallVec<[(usize, (Room, &'static str)); 6]>;
+/// How a player's room for the round was settled (written as its name, `room_source`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Source {
+    Chosen,
+    Fallback,
+    /// Nothing valid arrived: the rules' default.
+    Default,
+    /// A seat that left the game (ruling 17): the default, scoring nothing.
+    Left,
+}
+
+/// Where each player ends the round, and how, by their index in `players`, in id order (a
+/// handful of seats, looked up by a search along the list; small, so returned without a copy
+/// through memcpy).
+type FinalRooms = SmallVec<[(usize, (Room, Source)); 6]>;
 
 /// The round resolved, with its announcement and private reports (the tick's `resolve`).
 pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
@@ -165,7 +177,7 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
 /// bots read only the state).
 pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
     let reports = detail.reports();
-    let (final_rooms, defaults) = final_rooms(state, seed, reports);
+    let final_rooms = final_rooms(state, seed);
     let table = if state.phase == Phase::Tiebreak {
         FIVE_PLAYER_TABLE
     } else {
@@ -191,7 +203,11 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
             .values()
             .filter(|p| p.live.blocked.is_some())
             .count(),
-        defaults,
+        defaults: if reports {
+            defaulted(state, &final_rooms)
+        } else {
+            Vec::new()
+        },
         tiebreak: None,
         r#final: None,
         token_gift: None,
@@ -243,13 +259,12 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
 /// The players who score a round, by index (at most the six there are).
 type Scorers = SmallVec<[usize; 6]>;
 
-/// Every playing player's room: the one chosen (or its fallback), else the rules' default; and
-/// (with `reports`) who was defaulted. A Token round has no rooms.
-fn final_rooms(state: &State, seed: u64, reports: bool) -> (FinalRooms, Vec<PlayerId>) {
+/// Every playing player's room: the one chosen (or its fallback), else the rules' default. A
+/// Token round has no rooms.
+fn final_rooms(state: &State, seed: u64) -> FinalRooms {
     let mut final_rooms = FinalRooms::new();
-    let mut defaults = Vec::new();
     if state.phase == Phase::Token {
-        return (final_rooms, defaults);
+        return final_rooms;
     }
     let mut seated = state.seated_seats();
     // in id order (a tiebreak's contenders are listed in their own)
@@ -258,19 +273,24 @@ fn final_rooms(state: &State, seed: u64, reports: bool) -> (FinalRooms, Vec<Play
         let (id, player) = (state.players.id(i), state.players.at(i));
         let live = &player.live;
         let choice = match live.room {
-            _ if player.left => (default_room(state, id, player, seed), "left"),
-            Some(room) if live.room_note.is_some() => (room, "fallback"),
-            Some(room) => (room, "chosen"),
-            None => {
-                if reports {
-                    defaults.push(id.clone());
-                }
-                (default_room(state, id, player, seed), "default")
-            }
+            _ if player.left => (default_room(state, id, player, seed), Source::Left),
+            Some(room) if live.room_note.is_some() => (room, Source::Fallback),
+            Some(room) => (room, Source::Chosen),
+            None => (default_room(state, id, player, seed), Source::Default),
         };
         final_rooms.push((i, choice));
     }
-    (final_rooms, defaults)
+    final_rooms
+}
+
+/// Who was given the rules' default room, in id order (as `final_rooms` lists them).
+fn defaulted(state: &State, final_rooms: &FinalRooms) -> Vec<PlayerId> {
+    let defaulted = final_rooms
+        .iter()
+        .filter(|(_, (_, s))| *s == Source::Default);
+    defaulted
+        .map(|(i, _)| state.players.id(*i).clone())
+        .collect()
 }
 
 /// What the round's phase does with its scorers: points (and the end of the main game), a
