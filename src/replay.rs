@@ -172,7 +172,7 @@ impl ReplayOutcome {
         #[derive(serde::Serialize)]
         struct Shown<'a> {
             meta: &'a crate::result_meta::Meta,
-            public: &'a toml::Table,
+            public: &'a crate::games::Public,
         }
         let text = |meta, public| toml::to_string(&Shown { meta, public }).unwrap_or_default();
         let want = text(&expected.meta, &expected.public);

@@ -6,7 +6,7 @@ mod private_toml;
 use crate::clock;
 use crate::context::{GameContext, Known};
 use crate::error::{Error, Result};
-use crate::games::{Game, PrivatePart, RoundResult, Seats};
+use crate::games::{Game, PrivatePart, Public, RoundResult, Seats};
 use crate::plan::EarlyFolder;
 use crate::player_id::PlayerId;
 use crate::render::GameInfo;
@@ -20,7 +20,7 @@ use std::path::Path;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResultFile {
     pub meta: Meta,
-    pub public: toml::Table,
+    pub public: Public,
     #[serde(default)]
     pub private: Seats<PrivatePart>,
     #[serde(default)]
@@ -187,7 +187,7 @@ impl ResultFile {
         #[derive(Serialize)]
         struct Head<'a> {
             meta: &'a Meta,
-            public: &'a toml::Table,
+            public: &'a Public,
         }
         #[derive(Serialize)]
         struct Tail<'a> {
@@ -320,7 +320,8 @@ impl ResultFile {
             },
         )?;
         let empty = PrivatePart::default();
-        let view = G::private_view(&self.public);
+        // (the table alone: a part per seat is the announcement's, not a report's)
+        let view = G::private_view(self.public.table());
         let shared = PrivateContext::shared(&game, &view);
         // players with their own time zone read the game's times in it: one shared part per zone
         let zoned: Vec<(&jiff::tz::TimeZone, GameInfo)> = ctx

@@ -110,7 +110,9 @@ fn play(seed: u64) -> Result<u32, String> {
                     resolution.state.players[&id].points - before.players[&id].points
                 })
                 .sum();
-            let scorers = resolution.result.public["scorers"].as_integer().unwrap() as u32;
+            let scorers = resolution.result.public.to_table()["scorers"]
+                .as_integer()
+                .unwrap() as u32;
             if gained != scorers || ![0, 1, 2, 3, 4, 6].contains(&scorers) {
                 return Err(format!(
                     "seed {seed}: {scorers} announced scorers, {gained} points gained"
@@ -244,7 +246,7 @@ mod god_race {
             }
             // Secrecy, structurally: the public part holds only what the rules announce, and a
             // player's private part names no other player but the receivers of their own gifts.
-            let public = &resolution.result.public;
+            let public = resolution.result.public.to_table();
             for key in public.keys() {
                 let allowed = crate::support::GOD_RACE_PUBLIC_KEYS;
                 if !allowed.contains(&key.as_str()) {
@@ -403,7 +405,7 @@ mod planar_control {
                 }
             }
             let resolution = PlanarControl::resolve(&state, seed);
-            let public = &resolution.result.public;
+            let public = resolution.result.public.to_table();
             let allowed = [
                 "round",
                 "phase",
@@ -417,7 +419,7 @@ mod planar_control {
             if let Some(k) = public.keys().find(|k| !allowed.contains(&k.as_str())) {
                 return Err(format!("seed {seed}: [public] holds `{k}`"));
             }
-            let public_text = toml::to_string(public).unwrap();
+            let public_text = toml::to_string(public.as_ref()).unwrap();
             for word in ["vote", "spent", "divin", "garnets"] {
                 if public_text.contains(word) {
                     return Err(format!(
@@ -632,7 +634,7 @@ mod final_ritual {
                 .filter(|t| text.contains(t))
                 .collect()
         };
-        if !result.public.contains_key("final") && !titles(&public).is_empty() {
+        if !result.public.to_table().contains_key("final") && !titles(&public).is_empty() {
             return Err(format!(
                 "seed {seed}: the announcement names a role:\n{public}"
             ));
@@ -648,7 +650,7 @@ mod final_ritual {
                             name: id.to_string(),
                             token: false,
                         },
-                        public: &result.public,
+                        public: &result.public.to_table(),
                         private,
                         garnets: 0,
                     },
@@ -725,7 +727,7 @@ mod final_ritual {
             next.check()
                 .map_err(|e| format!("seed {seed} round {rounds}: {}: {}", e.key, e.message))?;
             seat_order_agrees(next).map_err(|e| format!("seed {seed} round {rounds}: {e}"))?;
-            let public = toml::Value::Table(resolution.result.public.clone());
+            let public = toml::Value::Table(resolution.result.public.to_table().into_owned());
             let mut pairs = Vec::new();
             strings(&public, &mut pairs, "");
             // A dead player never acts, and the announcement holds no private fact.

@@ -444,7 +444,11 @@ fn same_resolution<G: Simulated>(bots: &str, games: u64, hears: bool) {
         let (mut state, mut memory) = adjudicate::simulate::start::<G>(&setting, seed).unwrap();
         if let Some(quick) = G::opening_heard(&state) {
             let full = G::opening(&state).expect("a game the bots hear opens with a result");
-            assert_eq!(table(&quick), full.public, "game {index}'s opening");
+            assert_eq!(
+                table(&quick),
+                *full.public.to_table(),
+                "game {index}'s opening"
+            );
         }
         let mut rng = BotRng::seed_from_u64(index);
         while !G::is_over(&state) {
@@ -473,9 +477,10 @@ fn same_resolution<G: Simulated>(bots: &str, games: u64, hears: bool) {
             let hears = G::resolve_heard(&mut state, seed);
             assert_eq!(state, full.state, "game {index}");
             if let Some(hears) = &hears {
+                let announced = full.result.public.to_table();
                 assert_eq!(
-                    heard_as_announced(table(hears), &full.result.public),
-                    full.result.public,
+                    heard_as_announced(table(hears), &announced),
+                    *announced,
                     "game {index}"
                 );
                 G::learn(&mut memory, hears);

@@ -3,6 +3,7 @@
 
 use super::GameId;
 use super::PrivatePart;
+use super::Public;
 use super::ending::Ending;
 use super::picture::{Chart, Names};
 use super::season::{FromSeason, SoFar};
@@ -180,11 +181,11 @@ impl Detail {
     }
 
     /// `[public]` of a result: the announcement's table if reports are built, else empty.
-    pub(crate) fn public<P: Serialize>(self, announcement: &P) -> toml::Table {
+    pub(crate) fn public<P: Serialize>(self, announcement: &P) -> Public {
         if self.reports() {
-            to_table(announcement)
+            to_table(announcement).into()
         } else {
-            toml::Table::new()
+            Public::default()
         }
     }
 }
@@ -201,7 +202,7 @@ pub struct Resolution<S> {
 /// this alone, so a fact that is not in `private.<id>` cannot reach player `id`'s report.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct RoundResult {
-    pub public: toml::Table,
+    pub public: Public,
     #[serde(default)]
     pub private: Seats<PrivatePart>,
     #[serde(default)]
@@ -217,7 +218,7 @@ impl RoundResult {
     ) -> RoundResult {
         let garnets = Seats::beside(&private, vec![0; private.len()]);
         RoundResult {
-            public: to_table(public),
+            public: to_table(public).into(),
             private,
             garnets,
         }
@@ -366,20 +367,6 @@ pub(crate) fn to_table<T: Serialize>(value: &T) -> toml::Table {
     toml::Table::try_from(value).expect("result structs serialize to tables")
 }
 
-/// A map keyed by player, from entries in id order, as the table result.toml holds: for the
-/// part of an announcement that grows with the players. Serde's path to a table inserts every
-/// entry alone (a search of the tree for each of 100,000 keys); this builds it in one pass, the
-/// same table.
-pub(crate) fn player_table<'a, V: Into<toml::Value>>(
-    entries: impl Iterator<Item = (&'a PlayerId, V)>,
-) -> toml::Value {
-    toml::Value::Table(
-        entries
-            .map(|(id, value)| (id.as_str().to_owned(), value.into()))
-            .collect(),
-    )
-}
-
 /// What a game's public record says, read back (each game's `archive.rs`): its ending for the
 /// season, its pictures for the site, and what it takes from a season when one starts it.
 pub trait Archive {
@@ -523,26 +510,5 @@ pub trait Game: Archive {
         let resolution = Self::resolve(state, seed);
         *state = resolution.state;
         resolution.result
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::BTreeMap;
-
-    #[test]
-    fn a_player_table_is_the_table_serde_makes_of_the_map() {
-        let map: BTreeMap<PlayerId, &str> = ["b", "a-z", "a", "a_", "0"]
-            .iter()
-            .enumerate()
-            .map(|(i, id)| (PlayerId::parse(id).unwrap(), ["white", "red"][i % 2]))
-            .collect();
-        let built = player_table(map.iter().map(|(id, v)| (id, *v)));
-        assert_eq!(built, toml::Value::Table(to_table(&map)));
-        assert_eq!(
-            toml::to_string(&built).unwrap(),
-            "0 = \"white\"\na = \"white\"\na-z = \"red\"\na_ = \"red\"\nb = \"white\"\n"
-        );
     }
 }

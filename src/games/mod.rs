@@ -16,6 +16,7 @@ mod extra;
 mod game;
 pub mod picture;
 mod private_part;
+mod public;
 pub mod season;
 mod seats;
 pub mod version;
@@ -31,6 +32,7 @@ pub mod tribal_council;
 pub use extra::Extra;
 pub use game::*;
 pub use private_part::PrivatePart;
+pub use public::Public;
 pub use registry::{WithGame, WithMatch};
 pub use seats::Seats;
 

@@ -53,7 +53,7 @@ pub struct PlayerInfo {
 #[derive(Serialize)]
 pub struct PublicContext<'a> {
     pub game: &'a GameInfo,
-    pub public: &'a toml::Table,
+    pub public: &'a crate::games::Public,
 }
 
 #[derive(Serialize)]

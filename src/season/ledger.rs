@@ -500,7 +500,8 @@ fn read_match(
         Some(_) if over => "over".to_owned(),
         Some(r) => format!("round {}", r.meta.next_round.unwrap_or(r.meta.round)),
     };
-    let publics: Vec<&Table> = results.iter().map(|r| &r.public).collect();
+    let publics: Vec<_> = results.iter().map(|r| r.public.to_table()).collect();
+    let publics: Vec<&Table> = publics.iter().map(|p| p.as_ref()).collect();
     let ending = if over {
         let end = Some(u32::MAX);
         ctx.config

@@ -444,7 +444,7 @@ fn load_game(dir: PathBuf, path: String) -> Result<GameView> {
     let opening = results
         .first()
         .filter(|r| r.meta.opening || r.meta.round == 0)
-        .map(|r| &r.public);
+        .map(|r| r.public.to_table());
     let mut rounds: Vec<RoundView> = Vec::new();
     let mut last_time = None;
     for result in &results {
@@ -466,8 +466,8 @@ fn load_game(dir: PathBuf, path: String) -> Result<GameView> {
             label: label.clone(),
             announcement: result.render_public(&ctx, &renderer)?,
             picture: game_id.picture(
-                &result.public,
-                opening,
+                &result.public.to_table(),
+                opening.as_deref(),
                 &names,
                 &format!("{}-picture", file.trim_end_matches(".html")),
                 &format!("{}, {label}", ctx.config.title),
@@ -478,11 +478,12 @@ fn load_game(dir: PathBuf, path: String) -> Result<GameView> {
         });
     }
     let (status, over) = status_of(&ctx, results.last());
-    let publics: Vec<&toml::Table> = results
+    let publics: Vec<_> = results
         .iter()
         .filter(|r| !r.meta.opening)
-        .map(|r| &r.public)
+        .map(|r| r.public.to_table())
         .collect();
+    let publics: Vec<&toml::Table> = publics.iter().map(|p| p.as_ref()).collect();
     let winners = if over {
         pictures::winners(game_id, &publics, &names)
     } else {

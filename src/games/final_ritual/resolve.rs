@@ -182,7 +182,7 @@ pub fn advance(state: &mut State, seed: u64, detail: Detail) -> RoundResult {
         Detail::State => Seats::default(),
     };
     RoundResult {
-        public,
+        public: public.into(),
         private: private.into(),
         garnets,
     }

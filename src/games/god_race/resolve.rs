@@ -9,7 +9,7 @@ use super::report::{Private, Sorted, SortedPlacement};
 use super::standings::{Standings, finish};
 use super::state::{CANDLE_PRICE, CandlePlan, Gift, Live, Orbs, Placement, PlayerState, State};
 use crate::doc::Choice;
-use crate::games::{PrivatePart, RoundResult, Seats, garnet_changes, player_table, to_table};
+use crate::games::{PrivatePart, RoundResult, Seats, garnet_changes, to_table};
 use crate::player_id::PlayerId;
 use crate::rng::{self, GameRng};
 use rand::RngExt;
@@ -261,12 +261,12 @@ pub fn resolve(state: &mut State, seed: u64) -> RoundResult {
     }
 }
 
-/// `[public]`: the announcement, with where every player is for the next round.
-fn announcement(public: &Public, next: &State) -> toml::Table {
-    let mut table = to_table(public);
-    let meadows = next.players.iter().map(|(id, p)| (id, p.meadow.name()));
-    table.insert("meadows".into(), player_table(meadows));
-    table
+/// `[public]`: the announcement, with where every player is for the next round (a name per
+/// seat: a table keyed by copied ids was a quarter of a large round's resolution).
+fn announcement(public: &Public, next: &State) -> crate::games::Public {
+    let meadows = next.players.values().map(|p| p.meadow.name()).collect();
+    crate::games::Public::from(to_table(public))
+        .with_seated("meadows", Seats::beside(&next.players, meadows))
 }
 
 /// Each player's private part: the round's notes, then what they hold and send next, and at the
