@@ -70,13 +70,11 @@ impl Game for GodRace {
                     )
                 })?,
                 // ruling 12: no meadow given: a seeded random colour
-                None => *God::ALL
-                    .choose(&mut crate::rng::stream(
-                        setup.seed,
-                        0,
-                        &format!("god-race/start-meadow/{}", p.id),
-                    ))
-                    .expect("five colours"),
+                None => {
+                    let purpose = ["god-race/start-meadow/", p.id.as_str()];
+                    let mut stream = crate::rng::stream_of(setup.seed, 0, &purpose);
+                    *God::ALL.choose(&mut stream).expect("five colours")
+                }
             };
             players.insert(
                 p.id.clone(),

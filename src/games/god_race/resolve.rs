@@ -144,7 +144,7 @@ pub fn advance(state: &mut State, seed: u64, notes: &mut impl Notes) -> Step {
         }
         notes.defaulted(i, Part::Meadow);
         let others: Vec<God> = p.meadow.others().collect();
-        let stream = &mut rng::stream(seed, round, &format!("god-race/default-meadow/{id}"));
+        let stream = &mut rng::stream_of(seed, round, &["god-race/default-meadow/", id.as_str()]);
         p.live.meadow = others.choose(stream).copied();
     }
     let race = if round == 0 {
@@ -315,10 +315,10 @@ fn round_zero(state: &mut State, notes: &mut impl Notes, seed: u64) {
         let support = me.live.support.take().unwrap_or_else(|| {
             notes.defaulted(i, Part::Support);
             let mut gods = God::ALL.to_vec();
-            gods.shuffle(&mut rng::stream(
+            gods.shuffle(&mut rng::stream_of(
                 seed,
                 0,
-                &format!("god-race/default-support/{id}"),
+                &["god-race/default-support/", id.as_str()],
             ));
             let mut two = gods[..2].to_vec();
             two.sort();
@@ -355,7 +355,7 @@ fn race_round(state: &mut State, notes: &mut impl Notes, seed: u64) -> Race {
             notes.defaulted(i, Part::Placement);
             random_placement(
                 &me.hand,
-                &mut rng::stream(seed, round, &format!("god-race/default-placement/{id}")),
+                &mut rng::stream_of(seed, round, &["god-race/default-placement/", id.as_str()]),
             )
         });
         for (c, orbs) in placement.ceremonies().iter().enumerate() {
