@@ -5,7 +5,7 @@ DEMO_DIR ?= demo-out
 
 VENV := .venv
 
-.PHONY: build demo test check bench fuzz clean-demo
+.PHONY: build demo test check bench fuzz crash clean-demo
 
 build:
 	$(CARGO) build --release --locked
@@ -40,6 +40,13 @@ $(VENV)/.ready:
 FUZZ_CASES ?= 20000
 fuzz:
 	FUZZ_CASES=$(FUZZ_CASES) $(CARGO) test --locked --test main fuzz::
+
+## The crash matrix (tests/crash.rs) at every kill point: every shape of run (the ticks of every
+## game, a season's, season match, ingest, send, each host lever) killed before each call that
+## writes, opens, renames, makes or removes, then finished by the next run, which must leave the
+## bytes of an uninterrupted run. Prints the kill points per shape. `make test` runs a sample.
+crash: $(VENV)/.ready
+	ADJUDICATE_CRASH=all $(CARGO) test --locked --test main crash:: -- --nocapture
 
 ## What CI should keep green: formatting, lints, tests.
 check:

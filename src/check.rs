@@ -60,10 +60,10 @@ impl WithGame for Check<'_> {
                 })?;
             return check_file::<G>(ctx, &mut state, &player, &file);
         }
-        // Every result against what the rules give.
+        // Every result, and state.toml, against what the rules give from the archive.
         crate::replay::CheckResults {
             ctx,
-            mode: crate::replay::Mode::Results,
+            mode: crate::replay::Mode::Archive,
         }
         .run::<G>()?;
         let mut lines = Vec::new();

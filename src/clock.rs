@@ -99,19 +99,24 @@ pub fn rfc3339(t: Timestamp) -> String {
 /// "in 23 h 40 min", "2 d 3 h ago", "now".
 pub fn relative(from: Timestamp, to: Timestamp) -> String {
     let secs = to.duration_since(from).as_secs();
-    let minutes = secs.unsigned_abs() / 60;
+    match length(to.duration_since(from)) {
+        None => "now".to_owned(),
+        Some(text) if secs > 0 => format!("in {text}"),
+        Some(text) => format!("{text} ago"),
+    }
+}
+
+/// A length of time as players read it: "40 min", "23 h 40 min", "2 d 3 h"; `None` under a
+/// minute.
+pub fn length(span: SignedDuration) -> Option<String> {
+    let minutes = span.as_secs().unsigned_abs() / 60;
     let (d, h, m) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
-    let text = match (d, h, m) {
-        (0, 0, 0) => return "now".to_owned(),
+    Some(match (d, h, m) {
+        (0, 0, 0) => return None,
         (0, 0, m) => format!("{m} min"),
         (0, h, m) => format!("{h} h {m} min"),
         (d, h, _) => format!("{d} d {h} h"),
-    };
-    if secs > 0 {
-        format!("in {text}")
-    } else {
-        format!("{text} ago")
-    }
+    })
 }
 
 /// An optional instant (Unix seconds) written as a TOML time (`2026-12-02T15:00:00Z`), for

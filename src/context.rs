@@ -377,6 +377,26 @@ impl GameContext {
             .map(Action::at)
     }
 
+    /// The moment after which a version of the round at `index` comes too late: its deadline,
+    /// but none while the host has paused the round before that deadline. A pause stops the
+    /// round's clock (spec README, "Host actions"): a version that reaches the host during it
+    /// counts, and `resume` gives the round its new deadline.
+    pub fn late_after(&self, index: u32) -> Option<Timestamp> {
+        let deadline = self.deadline(index)?;
+        match self.paused(index) {
+            Some(paused) if paused <= deadline => None,
+            _ => Some(deadline),
+        }
+    }
+
+    /// The time that was left of the round at `index` when the host paused it, if it is paused
+    /// now: what `resume` gives back.
+    pub fn left_when_paused(&self, index: u32) -> Option<jiff::SignedDuration> {
+        let paused = self.paused(index)?;
+        let left = self.deadline(index)?.duration_since(paused);
+        left.is_positive().then_some(left)
+    }
+
     /// How many times the host withdrew the results of the round at `index` (its reports are
     /// mailed again under new names when it resolves again).
     pub fn undos(&self, index: u32) -> u32 {
@@ -459,6 +479,10 @@ impl GameContext {
             next_round,
             next_deadline: next_deadline.map(|d| clock::human_in(d, zone)),
             paused: known == Known::All && self.paused(index).is_some(),
+            paused_left: (known == Known::All)
+                .then(|| self.left_when_paused(index))
+                .flatten()
+                .and_then(clock::length),
             deadline_at: deadline,
             next_deadline_at: next_deadline,
             zone: zone.cloned(),

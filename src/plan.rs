@@ -223,40 +223,61 @@ impl Plan {
         })
     }
 
-    /// Writes the plan in order. In a tick's plan (`for_tick`), a new folder whose parent exists
-    /// (a round's `private/`) is written whole under a temp name and renamed into place before
-    /// the first durable file (state.toml) and at the end: one rename for the folder instead of
-    /// one per file, and a run killed before the rename leaves only a temp folder, which the
-    /// next run sweeps.
+    /// Writes the plan so that what it makes becomes visible in the order it was planned: a run
+    /// killed anywhere leaves a prefix of the plan on disk, which is what the tick's recovery
+    /// reads (receipts.toml never before the `received/` copies it names; state.toml last).
+    ///
+    /// In a tick's plan (`for_tick`), a new folder whose parent exists (a round's `received/`
+    /// or `private/`) is written whole under a temp name first, with every file planned into
+    /// it, and renamed into place at its turn: one rename for the folder instead of one per
+    /// file, and a run killed before the rename leaves only a temp folder, which the next
+    /// run sweeps. Everything else is written at its turn, each file a temp file renamed over
+    /// the old one.
     pub fn commit(mut self) -> Result<()> {
         let mut staged = Staged {
             enabled: self.stage_new_folders,
             folders: Vec::new(),
         };
+        // first what nobody sees yet: the staged folders and the files planned into them
+        let mut visible = Vec::with_capacity(self.steps.len());
         for step in self.steps {
             match step {
-                Step::Dir(p) => staged.dir(&p)?,
+                Step::Dir(p) => {
+                    if staged.dir(&p)? {
+                        visible.push(Step::Dir(p));
+                    }
+                }
                 Step::Early(to, temp) => {
                     self.early_temps.folders.retain(|t| *t != temp);
-                    staged.folders.push((to, temp));
+                    staged.folders.push(Staged::folder(to.clone(), temp));
+                    visible.push(Step::Early(to, PathBuf::new()));
+                }
+                // planned only if different: no second comparison
+                Step::File(p, body) => match staged.inside(&p) {
+                    Some(path) => write_new(&path, &body.parts(), self.access)?,
+                    None => visible.push(Step::File(p, body)),
+                },
+                step @ (Step::EarlyFile(..) | Step::Durable(..)) => visible.push(step),
+            }
+        }
+        // then each step at its turn
+        for step in visible {
+            match step {
+                Step::Dir(p) => match staged.publish(&p)? {
+                    true => {}
+                    false => create_dir(&p)?,
+                },
+                Step::Early(to, _) => {
+                    staged.publish(&to)?;
                 }
                 Step::EarlyFile(to, temp, _) => {
                     self.early_temps.files.retain(|t| *t != temp);
                     rename_into_place(&temp, &to)?;
                 }
-                // planned only if different: no second comparison
-                Step::File(p, body) => match staged.inside(&p) {
-                    // nobody else sees a staged folder yet: its files are written in place
-                    Some(path) => write_new(&path, &body.parts(), self.access)?,
-                    None => replace_parts_as(&p, &body.parts(), false, self.access)?,
-                },
-                Step::Durable(p, body) => {
-                    staged.publish()?;
-                    replace_parts_as(&p, &body.parts(), true, self.access)?
-                }
+                Step::File(p, body) => replace_parts_as(&p, &body.parts(), false, self.access)?,
+                Step::Durable(p, body) => replace_parts_as(&p, &body.parts(), true, self.access)?,
             }
         }
-        staged.publish()?;
         let memos = MemoWriter {
             access: self.access,
         };
@@ -314,49 +335,68 @@ impl EarlyFolder {
     }
 }
 
-/// The new folders of a commit being written under temp names: (where it goes, where it is).
+/// The new folders of a commit being written under temp names: (where it goes, where it is,
+/// whether it is in place yet).
 struct Staged {
     enabled: bool,
-    folders: Vec<(PathBuf, PathBuf)>,
+    folders: Vec<StagedFolder>,
+}
+
+struct StagedFolder {
+    to: PathBuf,
+    temp: PathBuf,
+    published: bool,
 }
 
 impl Staged {
-    /// Creates a planned folder: under a temp name beside it when its parent exists and is not
-    /// staged itself, inside its staged ancestor when it has one, else as it is.
-    fn dir(&mut self, path: &Path) -> Result<()> {
-        if self.folders.iter().any(|(to, _)| to == path) {
-            return Ok(()); // planned twice
+    fn folder(to: PathBuf, temp: PathBuf) -> StagedFolder {
+        StagedFolder {
+            to,
+            temp,
+            published: false,
+        }
+    }
+
+    /// Prepares a planned folder: under a temp name beside it when its parent exists and is
+    /// not staged itself, inside its staged ancestor when it has one. Returns whether the
+    /// folder still has a step at its turn: its rename into place, or (outside any staged
+    /// folder, its parent not yet there) its creation.
+    fn dir(&mut self, path: &Path) -> Result<bool> {
+        if self.folders.iter().any(|f| f.to == path) {
+            return Ok(false); // planned twice
         }
         if let Some(inside) = self.inside(path) {
-            return create_dir(&inside);
+            create_dir(&inside)?;
+            return Ok(false);
         }
         match path.parent().filter(|p| self.enabled && p.is_dir()) {
             Some(parent) if !path.exists() => {
                 let temp = crate::game_dir::temp_dir_in(parent)?;
-                self.folders.push((path.to_path_buf(), temp));
-                Ok(())
+                self.folders.push(Staged::folder(path.to_path_buf(), temp));
+                Ok(true)
             }
-            _ => create_dir(path),
+            _ => Ok(true),
         }
     }
 
     /// Where a path inside a staged folder is written now.
     fn inside(&self, path: &Path) -> Option<PathBuf> {
-        self.folders.iter().find_map(|(to, temp)| {
-            path.strip_prefix(to)
+        self.folders.iter().find_map(|f| {
+            path.strip_prefix(&f.to)
                 .ok()
                 .filter(|rest| !rest.as_os_str().is_empty())
-                .map(|rest| temp.join(rest))
+                .map(|rest| f.temp.join(rest))
         })
     }
 
-    /// Renames every staged folder into place.
-    fn publish(&mut self) -> Result<()> {
-        while let Some((to, temp)) = self.folders.first() {
-            std::fs::rename(temp, to).map_err(|e| crate::error::Error::io(to, e))?;
-            self.folders.remove(0);
-        }
-        Ok(())
+    /// Renames the staged folder for `to` into place; `false` if `to` is not staged.
+    fn publish(&mut self, to: &Path) -> Result<bool> {
+        let Some(folder) = self.folders.iter_mut().find(|f| f.to == to) else {
+            return Ok(false);
+        };
+        std::fs::rename(&folder.temp, to).map_err(|e| crate::error::Error::io(to, e))?;
+        folder.published = true;
+        Ok(true)
     }
 }
 
@@ -364,8 +404,8 @@ impl Staged {
 /// killed one leaves them to the next run's sweep).
 impl Drop for Staged {
     fn drop(&mut self) {
-        for (_, temp) in &self.folders {
-            let _ = std::fs::remove_dir_all(temp);
+        for folder in self.folders.iter().filter(|f| !f.published) {
+            let _ = std::fs::remove_dir_all(&folder.temp);
         }
     }
 }

@@ -31,7 +31,8 @@ pub struct ReplayOutcome {
 /// the first key that differs. `render` and `site` read results only after this.
 pub struct CheckResults<'a> {
     pub ctx: &'a GameContext,
-    /// `Mode::Results` (every part) or `Mode::Public` (what the site reads).
+    /// `Mode::Results` (every part), `Mode::Archive` (and state.toml) or `Mode::Public`
+    /// (what the site reads).
     pub mode: Mode,
 }
 
@@ -42,10 +43,15 @@ impl WithGame for CheckResults<'_> {
         let outcome = replay::<G>(self.ctx, self.mode)?;
         match outcome.results.into_iter().next() {
             Some((path, key, what)) => Err(Error::invalid(
-                path,
+                path.clone(),
                 key,
                 format!(
-                    "{what}: the rules give another result (a hand edit?); restore the file from git, or see `adjudicate replay`"
+                    "{what}: the archive gives another {} (a hand edit?); restore the file from git, or see `adjudicate replay`",
+                    if path.ends_with("state.toml") {
+                        "state"
+                    } else {
+                        "result"
+                    }
                 ),
             )),
             None => Ok(()),
@@ -66,18 +72,22 @@ impl WithGame for Replay<'_> {
 pub enum Mode {
     /// Everything: results, reports, state.toml (`adjudicate replay`).
     Full,
-    /// Each result.toml whole (`render`, `check`): state.toml is not read, nothing is rendered.
+    /// Each result.toml whole (`render`): state.toml is not read, nothing is rendered.
     Results,
+    /// Each result.toml whole and state.toml (`check`): a hand edit of either that the archive
+    /// contradicts is named by its first key; nothing is rendered.
+    Archive,
     /// Each result.toml's `[meta]` and `[public]` only (`site`, which reads nothing else).
     Public,
 }
 
 fn replay<G: Game>(ctx: &GameContext, mode: Mode) -> Result<ReplayOutcome> {
     let full = mode == Mode::Full;
-    if full {
-        // The same checks as a tick: a seed or players changed since set-up are an error.
-        ctx.load_state::<G>()?;
-    }
+    // The same checks as a tick: a seed or players changed since set-up are an error.
+    let loaded = match full || mode == Mode::Archive {
+        true => ctx.load_state::<G>()?,
+        false => None,
+    };
     let renderer = if full { Some(ctx.renderer()?) } else { None };
     let mut out = ReplayOutcome::default();
     let mut state = setup::<G>(ctx)?;
@@ -93,7 +103,14 @@ fn replay<G: Game>(ctx: &GameContext, mode: Mode) -> Result<ReplayOutcome> {
         let receipts_path = ctx.dir.receipts(round);
         let receipts = Receipts::load(&ctx.dir, &ctx.config, round)?;
         receipts.verify_archive(&ctx.dir, round)?;
-        for receipt in &receipts.list {
+        // the round being played: the receipts state.toml has applied (a killed tick leaves
+        // the rest to the next)
+        let current = !ctx.dir.result(round).is_file();
+        let take = match (&loaded, current) {
+            (Some(file), true) => file.receipts_applied.min(receipts.list.len()),
+            _ => receipts.list.len(),
+        };
+        for receipt in &receipts.list[..take] {
             let outcome = reapply::<G>(ctx, &mut state, round, receipt)?;
             let problems: Vec<String> = outcome.problems.iter().map(Problem::short).collect();
             if !receipt.refused && (outcome.valid != receipt.valid || problems != receipt.problems)
@@ -108,8 +125,8 @@ fn replay<G: Game>(ctx: &GameContext, mode: Mode) -> Result<ReplayOutcome> {
                 ));
             }
         }
-        applied = receipts.list.len();
-        if !ctx.dir.result(round).is_file() {
+        applied = take;
+        if current {
             break; // the round being played now
         }
         let resolved = crate::tick::resolve_with_host::<G>(ctx, &mut state)?;
@@ -126,7 +143,7 @@ fn replay<G: Game>(ctx: &GameContext, mode: Mode) -> Result<ReplayOutcome> {
         applied = 0;
         out.rounds += 1;
     }
-    if full {
+    if full || mode == Mode::Archive {
         let mut file = StateFile::new(ctx, applied, state);
         file.opened = closed.map(|t| t.as_second());
         out.compare(
@@ -206,7 +223,7 @@ impl ReplayOutcome {
         match std::fs::read(path) {
             Ok(actual) if actual == expected => {}
             Ok(actual) => {
-                if path.ends_with("result.toml") {
+                if path.ends_with("result.toml") || path.ends_with("state.toml") {
                     let (key, what) = first_key_difference(&actual, expected);
                     self.results.push((path.to_path_buf(), key, what));
                 }
@@ -236,11 +253,26 @@ fn first_key_difference(actual: &[u8], expected: &[u8]) -> (String, String) {
         let line = a.next();
         if line != Some(e) {
             let shown = line.unwrap_or("");
-            let name = |l: &str| l.split('=').next().unwrap_or("").trim().to_owned();
-            let key = match (table.is_empty(), name(shown).is_empty()) {
-                (_, true) => table.clone(),
-                (true, false) => name(shown),
-                (false, false) => format!("{table}.{}", name(shown)),
+            // the archive's key there (a value changed, a key added); where the archive has
+            // none (a table removed, the file ends), the table or key the rules give
+            let header = |l: &str| {
+                l.strip_prefix('[')
+                    .and_then(|h| h.strip_suffix(']'))
+                    .map(|h| h.trim_matches(['[', ']']).to_owned())
+            };
+            let name = |l: &str| match header(l) {
+                Some(_) => String::new(),
+                None => l.split('=').next().unwrap_or("").trim().to_owned(),
+            };
+            let in_table = |key: String| match table.is_empty() {
+                true => key,
+                false => format!("{table}.{key}"),
+            };
+            let key = match (name(shown), header(e), name(e)) {
+                (key, ..) if !key.is_empty() => in_table(key),
+                (_, Some(header), _) => header,
+                (_, None, key) if !key.is_empty() => in_table(key),
+                _ => table.clone(),
             };
             let what = if line.is_some() {
                 format!("the archive has `{shown}` where the rules give `{e}`")

@@ -40,7 +40,7 @@ pub fn latest_reports(dir: &Path) -> Vec<(String, PathBuf)> {
 /// What a player changes in their skeleton, as the skeleton's comments invite: in Room Swap the
 /// room, in God Race how the orbs are spread over the ceremonies (kept as pre-filled, six rooms
 /// alike tie for ever, and a race with every orb in one ceremony barely moves).
-fn change_values(game: &str, skeleton: &str, turn: usize) -> String {
+pub fn change_values(game: &str, skeleton: &str, turn: usize) -> String {
     let change = |line: &str| -> Option<String> {
         match game {
             "room-swap" if line.starts_with("room = ") => {

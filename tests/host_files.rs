@@ -257,6 +257,35 @@ fn edits() -> Vec<Edit> {
             change: |t| replace_first(t, "[private.alice]\n", "[private.alice]\nbonus = -1\n"),
             says: "private.alice.bonus",
         },
+        // state.toml against what the archive gives (`check` replays it)
+        Edit {
+            file: "state.toml",
+            what: "a balance the archive contradicts",
+            change: |t| {
+                let at = t.find("[players.bob]").unwrap();
+                let (head, tail) = t.split_at(at);
+                head.to_owned() + &replace_first(tail, "garnets = 2\n", "garnets = 9\n")
+            },
+            says: "state.toml: players.bob.garnets: the archive has `garnets = 9` where the rules give `garnets = 2`",
+        },
+        Edit {
+            file: "state.toml",
+            what: "a count the archive contradicts",
+            change: |t| replace_first(t, "points = 1\n", "points = 3\n"),
+            says: "players.alice.points",
+        },
+        Edit {
+            file: "state.toml",
+            what: "a table removed",
+            change: |t| {
+                replace_first(
+                    t,
+                    "[players.alice.live]\nroom = \"basement\"\ninitial_room = \"basement\"\nvalid_versions = 1\n\n",
+                    "",
+                )
+            },
+            says: "players.alice",
+        },
         // state.toml checked for sense against the archive
         Edit {
             file: "state.toml",
@@ -412,7 +441,7 @@ fn two_players_sharing_an_email_or_a_chat_handle_are_refused_naming_both() {
     let shared_mail = replace_first(&toml, "bob@example.org", "ALICE@example.org");
     assert_check_error(
         &shared_mail,
-        "game.toml:28:1: players[1].email: `ALICE@example.org` is also the email of `alice`",
+        "game.toml:28:1: players[1].email: `ALICE@example.org` is the email of both `alice` and `bob`",
     );
     let with_chat = replace_first(
         &toml,
@@ -426,7 +455,7 @@ fn two_players_sharing_an_email_or_a_chat_handle_are_refused_naming_both() {
     );
     assert_check_error(
         &shared_chat,
-        "game.toml:28:1: players[1].chat: `al#1` is also the chat of `alice`",
+        "game.toml:28:1: players[1].chat: `al#1` is the chat of both `alice` and `bob`",
     );
 }
 

@@ -185,7 +185,7 @@ fn a_paused_game_acknowledges_versions_and_says_so() {
     tick(dir, "2026-12-02T11:00:00Z", &["-q"]);
     let ack = flat(&messages(dir, "r001-ack-bob-1")[0]);
     assert!(
-        ack.contains("The game is paused by the host: you may send new versions, and nothing is resolved until the game resumes."),
+        ack.contains("The game is paused by the host: you may send new versions, and nothing is resolved until the game resumes; round 1 is then resolved 5 h 0 min later, the time that was left when it paused."),
         "{ack}"
     );
     assert!(
@@ -217,6 +217,73 @@ fn a_paused_game_acknowledges_versions_and_says_so() {
     // --force still resolves
     let run = tick(dir, "2026-12-02T16:00:00Z", &["--force"]);
     assert!(run.stdout.contains("resolved round 1"), "{}", run.stdout);
+}
+
+/// Paused before its deadline, a round stops its clock for mail too (issue 56): a version that
+/// reaches the host after the old deadline, during the pause, counts; its acknowledgement says the
+/// game is paused and when the round resolves; after `resume` the round resolves at its new
+/// deadline with it.
+#[test]
+fn a_version_that_reaches_the_host_during_a_pause_after_the_old_deadline_counts() {
+    let game = game();
+    let dir = game.path();
+    ok(lever(
+        "pause",
+        dir,
+        &["--reason", "a weekend away"],
+        "2026-12-02T10:00:00Z",
+    ));
+    // the old deadline (Wed 2 Dec 15:00) passes; Bob's mail reaches the host at 16:00
+    let eml = bobs_mail(dir, "16:00");
+    ok(adjudicate([
+        "ingest".as_ref(),
+        dir.as_os_str(),
+        "--eml".as_ref(),
+        eml.as_os_str(),
+        "--now".as_ref(),
+        "2026-12-02T16:05:00Z".as_ref(),
+    ]));
+    let run = tick(dir, "2026-12-02T16:10:00Z", &[]);
+    assert!(
+        run.stdout.contains("received bob version 1: valid"),
+        "{}",
+        run.stdout
+    );
+    let receipts = text(&dir.join("rounds/001/receipts.toml"));
+    assert!(!receipts.contains("late = true"), "{receipts}");
+    let ack = flat(&messages(dir, "r001-ack-bob-1")[0]);
+    assert!(!ack.contains("after the deadline"), "{ack}");
+    assert!(
+        ack.contains("The game is paused by the host")
+            && ack.contains("round 1 is then resolved 5 h 0 min later"),
+        "{ack}"
+    );
+    // resumed on Thursday at 09:00: the 5 h left give a deadline of 14:00
+    ok(lever(
+        "resume",
+        dir,
+        &["--reason", "back"],
+        "2026-12-03T09:00:00Z",
+    ));
+    let early = tick(dir, "2026-12-03T13:59:00Z", &["-q"]);
+    assert!(
+        !dir.join("rounds/001/result.toml").exists(),
+        "{}",
+        early.stdout
+    );
+    tick(dir, "2026-12-03T14:00:00Z", &["-q"]);
+    let result = toml_of(&dir.join("rounds/001/result.toml"));
+    let defaults = result["public"].get("defaults").and_then(|d| d.as_array());
+    assert!(
+        defaults.is_none_or(|d| d.is_empty()),
+        "Bob's version is used, nobody defaulted: {defaults:?}"
+    );
+    assert_eq!(
+        result["private"]["bob"]["room"].as_str(),
+        Some("basement"),
+        "{result:?}"
+    );
+    ok(adjudicate(["replay".as_ref(), dir.as_os_str()]));
 }
 
 #[test]

@@ -9,6 +9,7 @@ mod arrival_order;
 mod bad_input;
 mod cases;
 mod cli;
+mod crash;
 mod deadlines;
 mod endings;
 mod example;

@@ -614,6 +614,7 @@ mod final_ritual {
             next_round: None,
             next_deadline: None,
             paused: false,
+            paused_left: None,
             deadline_at: None,
             next_deadline_at: None,
             zone: None,

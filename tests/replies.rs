@@ -441,7 +441,7 @@ fn every_shape_of_mail_gets_exactly_one_answer_and_the_round_holds_what_the_play
 }
 
 /// A mail as the host's server received it at `received` (RFC 2822), replying to nothing.
-fn mail_at(from: &str, id: &str, received: &str, body: &str) -> String {
+pub fn mail_at(from: &str, id: &str, received: &str, body: &str) -> String {
     format!(
         "Received: from mx.example.org by host.example.org; {received}\r\nFrom: {from}\r\nTo: host@example.org\r\nSubject: my choice\r\nMessage-ID: <{id}>\r\nDate: {received}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}"
     )

@@ -30,7 +30,7 @@ fn s(path: &Path) -> &str {
 }
 
 /// A new season of seven in `root/s1`.
-fn new_season(root: &Path) -> PathBuf {
+pub fn new_season(root: &Path) -> PathBuf {
     let cast = root.join("cast.toml");
     let text: String = CAST
         .iter()
@@ -57,25 +57,9 @@ fn new_season(root: &Path) -> PathBuf {
 /// Gives a match a schedule (the host's edit after `season match`) and plays it to its end,
 /// `scripts/bot.py` answering for every player before each deadline.
 fn play_to_the_end(game_dir: &Path) {
-    let game_toml = game_dir.join("game.toml");
-    let text = fs::read_to_string(&game_toml).unwrap().replacen(
-        "\n[mail]",
-        "\n[schedule]\nfirst_deadline = 2026-12-03T15:00:00Z\nevery = \"24h\"\n\n[mail]",
-        1,
-    );
-    fs::write(&game_toml, text).unwrap();
-    run_ok(&["round", s(game_dir), "--now", "2026-12-02T09:00:00Z", "-q"]);
+    give_schedule(game_dir);
     for day in 3..=28 {
-        let status = std::process::Command::new("python3")
-            .arg(manifest_dir().join("scripts/bot.py"))
-            .arg(game_dir)
-            .output()
-            .unwrap();
-        assert!(
-            status.status.success(),
-            "bot.py: {}",
-            String::from_utf8_lossy(&status.stderr)
-        );
+        bots_answer(game_dir);
         run_ok(&[
             "round",
             s(game_dir),
@@ -88,6 +72,33 @@ fn play_to_the_end(game_dir: &Path) {
         }
     }
     panic!("{} did not end", game_dir.display());
+}
+
+/// The host's edit after `season match`: a schedule (first deadline Thu 3 Dec 15:00 UTC, then
+/// every 24 h); then the match's first tick, on Wed 2 Dec.
+pub fn give_schedule(game_dir: &Path) {
+    let game_toml = game_dir.join("game.toml");
+    let text = fs::read_to_string(&game_toml).unwrap().replacen(
+        "\n[mail]",
+        "\n[schedule]\nfirst_deadline = 2026-12-03T15:00:00Z\nevery = \"24h\"\n\n[mail]",
+        1,
+    );
+    fs::write(&game_toml, text).unwrap();
+    run_ok(&["round", s(game_dir), "--now", "2026-12-02T09:00:00Z", "-q"]);
+}
+
+/// `scripts/bot.py` answers for every player of a match.
+pub fn bots_answer(game_dir: &Path) {
+    let status = std::process::Command::new("python3")
+        .arg(manifest_dir().join("scripts/bot.py"))
+        .arg(game_dir)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "bot.py: {}",
+        String::from_utf8_lossy(&status.stderr)
+    );
 }
 
 fn results(game_dir: &Path) -> Vec<toml::Table> {
@@ -103,7 +114,7 @@ fn results(game_dir: &Path) -> Vec<toml::Table> {
         .collect()
 }
 
-fn is_over(game_dir: &Path) -> bool {
+pub fn is_over(game_dir: &Path) -> bool {
     results(game_dir)
         .iter()
         .any(|r| r["public"].get("final").is_some() && r["meta"].get("next_round").is_none())

@@ -249,7 +249,8 @@ pub(crate) fn parse_players(
                 errors.push(bad(
                     &format!("{key}.{field}"),
                     format!(
-                        "`{value}` is also the {field} of `{other}`; each player needs their own, or mail and reports would go to the wrong player"
+                        "`{value}` is the {field} of both `{other}` and `{}`; each player needs their own, or mail and reports would go to the wrong player",
+                        p.id
                     ),
                 ));
             }

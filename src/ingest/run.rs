@@ -498,14 +498,6 @@ impl<'a> Run<'a> {
         for (path, text) in &files {
             write_atomic(path, text.as_bytes())?;
         }
-        if let Some(seen) = &mut self.seen {
-            for (item, fate) in items.iter().zip(&self.fates) {
-                if let (Ok(incoming), false) = (&item.incoming, matches!(fate, Fate::Skipped)) {
-                    seen.add(incoming);
-                }
-            }
-            seen.save(self.ctx)?;
-        }
         // A player may write a token anywhere, prose included: none reaches the log or stderr.
         let redactor = &self.ctx.secrets.redactor;
         self.report.log = self
@@ -532,7 +524,16 @@ impl<'a> Run<'a> {
             }
             write_atomic(&log, text.as_bytes())?;
         }
-        // Only now, with every submission and the log written, are the messages handled.
+        // Only now, with every submission and the log written, are the messages handled: a
+        // chat message by its line in chat-seen.toml, a mail by its move out of new/.
+        if let Some(seen) = &mut self.seen {
+            for (item, fate) in items.iter().zip(&self.fates) {
+                if let (Ok(incoming), false) = (&item.incoming, matches!(fate, Fate::Skipped)) {
+                    seen.add(incoming);
+                }
+            }
+            seen.save(self.ctx)?;
+        }
         for (item, fate) in items.iter().zip(&self.fates) {
             if let Some(file) = &item.maildir_file {
                 let flags = match fate {

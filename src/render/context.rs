@@ -16,6 +16,9 @@ pub struct GameInfo {
     pub next_deadline: Option<String>,
     /// The host has paused the game (`adjudicate pause`): nothing resolves until it resumes.
     pub paused: bool,
+    /// While paused, the time that was left of the round ("1 d 5 h"): the round resolves that
+    /// long after the host resumes the game.
+    pub paused_left: Option<String>,
     /// `deadline` and `next_deadline` as instants, to write them in a player's zone.
     #[serde(skip)]
     pub deadline_at: Option<jiff::Timestamp>,

@@ -55,16 +55,47 @@ pub fn enter<G: Game>(
             clock::human(opened)
         )));
     }
-    let action = Action {
-        player: Some(id.clone()),
-        sent: Some(clock::rfc3339(sent)),
-        ..Action::next(&ctx.actions, Kind::Enter, index, now, reason)
+    let mut origins = crate::ingest::read_origins(ctx, round)?;
+    // The host running `enter` again after a run killed between its record and the version's
+    // arrival in submissions/ finishes that entry (its record, its time) instead of recording
+    // a second one.
+    let unfinished = ctx
+        .actions
+        .iter()
+        .rfind(|a| a.index == index)
+        .filter(|a| a.kind == Kind::Enter && a.player.as_ref() == Some(&id))
+        .filter(|a| a.reason == reason)
+        .filter(|a| !entered(ctx, round, a, &origins))
+        .cloned();
+    // (nothing received since: else the version the record stands for is long gone)
+    let receipts = crate::receipts::Receipts::load(&ctx.dir, &ctx.config, round)?;
+    let unfinished = unfinished.filter(|a| {
+        let at = a.at();
+        !receipts
+            .list
+            .iter()
+            .any(|r| clock::parse_instant(&r.at).is_ok_and(|t| t > at))
+    });
+    let action = match unfinished {
+        Some(action) => action,
+        None => {
+            let action = Action {
+                player: Some(id.clone()),
+                sent: Some(clock::rfc3339(sent)),
+                ..Action::next(&ctx.actions, Kind::Enter, index, now, reason)
+            };
+            host_record::append(&ctx.dir, round, &action)?;
+            action
+        }
     };
-    host_record::append(&ctx.dir, round, &action)?;
+    let sent = action
+        .sent
+        .as_deref()
+        .and_then(|s| clock::parse_instant(s).ok())
+        .unwrap_or(sent);
     crate::tick_cache::clear_idle(ctx.dir.root())?;
     let submissions = ctx.dir.submissions(round);
     crate::game_dir::create_dir(&submissions)?;
-    let mut origins = crate::ingest::read_origins(ctx, round)?;
     origins.origin.insert(
         id.clone(),
         crate::ingest::Origin {
@@ -89,4 +120,28 @@ pub fn enter<G: Game>(
     )?;
     crate::game_dir::write_atomic(&submissions.join(format!("{id}.toml")), bytes)?;
     Ok((round, id))
+}
+
+/// Whether the version an `enter` recorded reached the round's submissions/: its origin (the
+/// host's, dated when the player sent it) and a file of the bytes that origin names.
+fn entered(
+    ctx: &GameContext,
+    round: u32,
+    action: &Action,
+    origins: &crate::ingest::Origins,
+) -> bool {
+    let Some(player) = &action.player else {
+        return true;
+    };
+    let sent = action
+        .sent
+        .as_deref()
+        .and_then(|s| clock::parse_instant(s).ok());
+    let Some(origin) = origins.origin.get(player) else {
+        return false;
+    };
+    let path = ctx.dir.submissions(round).join(format!("{player}.toml"));
+    origin.source == "host"
+        && Some(origin.reached) == sent.map(|t| t.as_second())
+        && std::fs::read(&path).is_ok_and(|b| crate::submission::sha256_hex(&b) == origin.sha256)
 }

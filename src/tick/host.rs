@@ -620,7 +620,49 @@ pub(super) fn finish_notices<G: Game>(mail: &mut Mailer<'_>, state: &G::State) -
         };
         publish::<G>(mail, state, round, &notice)?;
     }
+    finish_reminders::<G>(mail, state)?;
     Ok(missing.len())
+}
+
+/// The reminders of a `remind` that a killed run recorded but did not queue in full: queued
+/// now, as they would have been. A reminder has no notice to mark it done, so they are queued
+/// again (those already queued or sent are known by name and skipped) as long as nothing
+/// happened in the round since: the remind is the round's last action and no version was
+/// received after it, so its players and words are still the same.
+fn finish_reminders<G: Game>(mail: &mut Mailer<'_>, state: &G::State) -> Result<()> {
+    let ctx = mail.ctx;
+    let (round, index) = (G::round(state), G::rounds_played(state));
+    let Some(action) = ctx
+        .actions
+        .iter()
+        .rfind(|a| a.index == index)
+        .filter(|a| a.kind == Kind::Remind)
+    else {
+        return Ok(());
+    };
+    let Some(deadline) = ctx.deadline(index) else {
+        return Ok(());
+    };
+    let at = action.at();
+    let received = received(ctx, round)?;
+    let since = |r: &crate::receipts::Receipt| clock::parse_instant(&r.at).is_ok_and(|t| t > at);
+    if received.receipts.list.iter().any(since) {
+        return Ok(());
+    }
+    let mut info = ctx.game_info(round, index, None);
+    info.deadline_at = Some(deadline);
+    info.deadline = Some(clock::human_in(deadline, ctx.config.zone()));
+    info.paused = false;
+    let renderer = ctx.renderer()?;
+    remind_all::<G>(
+        &renderer,
+        mail,
+        &info,
+        state,
+        &received,
+        (at, deadline, action),
+    )?;
+    Ok(())
 }
 
 /// Whether an action of this kind has a public notice.

@@ -244,8 +244,10 @@ fn receive_one<G: Game>(
         ctx.secrets.tokens.get(&player).map(String::as_str),
         &ctx.secrets.redactor,
     );
-    // Spec README, "When a version counts": after the deadline, archived but never applied.
-    let late = mail.deadline.filter(|d| reached > *d);
+    // Spec README, "When a version counts": after the deadline, archived but never applied;
+    // while the host has paused the round, nothing is late.
+    let index = G::rounds_played(&file.game);
+    let late = ctx.late_after(index).filter(|d| reached > *d);
     // A player who left the game is answered, never read (`adjudicate withdraw`).
     let gone = ctx
         .left(&player)

@@ -1,0 +1,776 @@
+//! The crash matrix (issue 56), as SQLite tests its own crash safety: every shape of run a host
+//! makes (the ticks of every game of the registry, a season's, `season match`, `ingest`, `send`,
+//! every host lever) is killed (SIGKILL through strace's fault injection: no hook in the code)
+//! before the Nth call of each syscall that touches the disk, for every N; then the run that
+//! comes next (the same command again, or cron's next tick) must leave the whole workspace (the
+//! game or season directory with its outbox and sent mail, the Maildir, the chat export) as an
+//! uninterrupted run leaves it, byte for byte, with no temp file or folder left. A run that
+//! records an action before it takes effect (a lever, `season match`) may also have been killed
+//! before the record: then the workspace is what the next run alone leaves.
+//!
+//! Mail goes through the `file` transport, where being in `sent/` is the delivery: a message
+//! lost or sent twice is a file missing from `sent/` or one too many.
+//!
+//! `make crash` tries every kill point (`ADJUDICATE_CRASH=all`) and prints how many each shape
+//! has. `make test` tries every kill point of the tick that receives a round's first versions
+//! and resolves it (for the first game of the registry), and elsewhere every call that commits
+//! (rename, mkdir, unlink, fsync, …) and a stride of the many writes and opens: a change that
+//! breaks a kill point of a commit fails CI whatever the stride.
+
+use crate::first_game::{change_values, latest_reports, skeleton};
+use crate::support::{adjudicate, copy_dir, everyone_but_bob, submit};
+use adjudicate::games::GameId;
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The calls that make a run's work durable or visible: every one of them is a kill point in
+/// every run of the matrix.
+const COMMITS: [&str; 13] = [
+    "rename",
+    "renameat",
+    "renameat2",
+    "mkdir",
+    "mkdirat",
+    "unlink",
+    "unlinkat",
+    "rmdir",
+    "fsync",
+    "fdatasync",
+    "ftruncate",
+    "link",
+    "linkat",
+];
+
+/// The calls that write or open: many (an open per file read), tried with a stride unless the
+/// shape is tried in full.
+const WRITES: [&str; 5] = ["write", "writev", "pwrite64", "openat", "creat"];
+
+/// The stride over `WRITES` of a sampled shape.
+const STRIDE: usize = 7;
+
+/// The clock of the games made with `new`: before their first deadline (pinned below), so every
+/// version counts; rounds are resolved with `--force`.
+const NOW: &str = "2026-12-01T00:00:00Z";
+
+/// One shape of run, ready to be killed: its workspace as the run finds it, the run, and what
+/// comes after it.
+struct Shape {
+    name: String,
+    start: tempfile::TempDir,
+    /// The run killed; `{root}` stands for the workspace.
+    run: Vec<String>,
+    /// What comes next, in order (the same run again, cron's next tick); each must succeed.
+    next: Vec<Vec<String>>,
+    /// The run records an action before it acts (a lever, `season match`): killed before the
+    /// record, the workspace ends as `next` alone leaves it.
+    recorded: bool,
+    /// Every kill point of every call, whatever `ADJUDICATE_CRASH` says.
+    full: bool,
+    /// Whether the run's work is on disk: if not, the host, told the run failed, runs it again
+    /// before `next` (`season match`, `enter`).
+    redo_unless: Option<fn(&Path) -> bool>,
+}
+
+/// A workspace as files and folders (`None`), the lock and `.cache/` aside (a cache is never
+/// trusted, only saves work); the workspace's own path in a text is written `ROOT`.
+type Tree = BTreeMap<PathBuf, Option<Vec<u8>>>;
+
+fn tree(root: &Path) -> Tree {
+    let at = root.display().to_string();
+    walkdir::WalkDir::new(root)
+        .min_depth(1)
+        .into_iter()
+        .filter_entry(|e| e.file_name() != ".cache")
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_name() != ".adjudicate.lock")
+        .map(|e| {
+            let path = e.path().strip_prefix(root).unwrap().to_path_buf();
+            let bytes = e.file_type().is_file().then(|| {
+                let bytes = fs::read(e.path()).unwrap();
+                match String::from_utf8(bytes) {
+                    Ok(text) => text.replace(&at, "ROOT").into_bytes(),
+                    Err(e) => e.into_bytes(),
+                }
+            });
+            (path, bytes)
+        })
+        .collect()
+}
+
+fn fill(template: &[String], root: &Path) -> Vec<String> {
+    let root = root.display().to_string();
+    template
+        .iter()
+        .map(|a| a.replace("{root}", &root))
+        .collect()
+}
+
+fn args(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| w.to_string()).collect()
+}
+
+/// A copy of the shape's workspace.
+fn fresh(shape: &Shape) -> tempfile::TempDir {
+    let copy = tempfile::tempdir().unwrap();
+    copy_dir(shape.start.path(), copy.path());
+    copy
+}
+
+/// Runs `next` in `root`; each run must exit 0.
+fn run_next(shape: &Shape, root: &Path, when: &str) {
+    for next in &shape.next {
+        let run = adjudicate(fill(next, root));
+        assert_eq!(
+            run.code,
+            0,
+            "{}: {when}: the next run `{}` fails: {}{}",
+            shape.name,
+            next.join(" "),
+            run.stdout,
+            run.stderr
+        );
+    }
+}
+
+/// Whether the run was killed before the `n`th call of `syscall` (`false`: no thread of it
+/// made `n` such calls, and it ran to its end).
+fn killed(syscall: &str, n: usize, run: &[String]) -> bool {
+    let status = Command::new("strace")
+        .args(["-f", "-o", "/dev/null", "-e"])
+        .arg(format!("inject={syscall}:signal=SIGKILL:when={n}"))
+        .arg(env!("CARGO_BIN_EXE_adjudicate"))
+        .args(run)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("strace runs (apt-get install strace; .ci/run installs it)");
+    !status.success()
+}
+
+/// The paths where two trees differ, with the first line that differs in a text.
+fn differences(got: &Tree, want: &Tree) -> Vec<String> {
+    let mut out = Vec::new();
+    for (path, bytes) in want {
+        match got.get(path) {
+            None => out.push(format!("{} missing", path.display())),
+            Some(b) if b == bytes => {}
+            Some(b) => {
+                let (got, want) = (
+                    String::from_utf8_lossy(b.as_deref().unwrap_or(b"<folder>")).into_owned(),
+                    String::from_utf8_lossy(bytes.as_deref().unwrap_or(b"<folder>")).into_owned(),
+                );
+                let line = got
+                    .lines()
+                    .zip(want.lines())
+                    .position(|(g, w)| g != w)
+                    .map_or_else(|| "its length".to_owned(), |i| format!("line {}", i + 1));
+                out.push(format!("{} differs at {line}", path.display()));
+            }
+        }
+    }
+    out.extend(
+        got.keys()
+            .filter(|p| !want.contains_key(*p))
+            .map(|p| format!("{} is extra", p.display())),
+    );
+    out
+}
+
+/// Kills the shape's run at every kill point the setting asks for, and checks each. Returns the
+/// kill points tried per call.
+fn matrix(shape: Shape) -> BTreeMap<&'static str, usize> {
+    let all = shape.full || std::env::var("ADJUDICATE_CRASH").is_ok_and(|v| v == "all");
+    // what an uninterrupted run and the runs after it leave; and, for a run that may not
+    // have happened, what the next runs alone leave
+    let whole = fresh(&shape);
+    let run = adjudicate(fill(&shape.run, whole.path()));
+    assert_eq!(
+        run.code, 0,
+        "{}: the uninterrupted run fails: {}{}",
+        shape.name, run.stdout, run.stderr
+    );
+    run_next(&shape, whole.path(), "uninterrupted");
+    let mut ends = vec![tree(whole.path())];
+    if shape.recorded {
+        let untouched = fresh(&shape);
+        run_next(&shape, untouched.path(), "not run");
+        ends.push(tree(untouched.path()));
+    }
+    let mut tried = BTreeMap::new();
+    for syscall in COMMITS.into_iter().chain(WRITES) {
+        let stride = if all || COMMITS.contains(&syscall) {
+            1
+        } else {
+            STRIDE
+        };
+        let mut n = 1;
+        loop {
+            let copy = fresh(&shape);
+            if !killed(syscall, n, &fill(&shape.run, copy.path())) {
+                break;
+            }
+            let when = format!("killed before {syscall} #{n}");
+            if shape.redo_unless.is_some_and(|done| !done(copy.path())) {
+                let again = adjudicate(fill(&shape.run, copy.path()));
+                assert_eq!(
+                    again.code, 0,
+                    "{}: {when}: run again, it fails: {}{}",
+                    shape.name, again.stdout, again.stderr
+                );
+            }
+            run_next(&shape, copy.path(), &when);
+            let got = tree(copy.path());
+            let litter: Vec<_> = got
+                .keys()
+                .filter(|p| p.to_string_lossy().contains(".adjudicate-"))
+                .collect();
+            assert!(
+                litter.is_empty(),
+                "{}: {when}: temp files left: {litter:?}",
+                shape.name
+            );
+            if !ends.contains(&got) {
+                panic!(
+                    "{}: {when}: the workspace differs from an uninterrupted run: {:?}",
+                    shape.name,
+                    differences(&got, &ends[0])
+                );
+            }
+            *tried.entry(syscall).or_default() += 1;
+            n += stride;
+        }
+    }
+    let total: usize = tried.values().sum();
+    let calls: Vec<String> = tried.iter().map(|(s, n)| format!("{s} {n}")).collect();
+    println!(
+        "crash: {}: {total} kill points ({})",
+        shape.name,
+        calls.join(", ")
+    );
+    assert!(total > 0, "{}: no kill point", shape.name);
+    tried
+}
+
+// ---- the ticks of every game ----------------------------------------------------------------
+
+/// A game made with `new` (seed and first deadline pinned, so a failure reproduces), ticked
+/// once: set up.
+fn new_game(game: &str, root: &Path) {
+    let made = adjudicate(["new".as_ref(), game.as_ref(), root.as_os_str()]);
+    assert_eq!(made.code, 0, "{game}: {}", made.stderr);
+    let toml = root.join("game.toml");
+    let text: String = fs::read_to_string(&toml)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            if line.starts_with("seed = ") {
+                "seed = 20261206".to_owned()
+            } else if line.starts_with("first_deadline = ") {
+                "first_deadline = 2026-12-02T15:00:00Z".to_owned()
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    fs::write(&toml, text + "\n").unwrap();
+}
+
+fn round_of(root: &Path) -> Option<u32> {
+    let state: toml::Table = toml::from_str(&fs::read_to_string(root.join("state.toml")).ok()?)
+        .expect("state.toml parses");
+    let over = state.get("finished").and_then(|v| v.as_bool()) == Some(true)
+        || state.get("phase").and_then(|v| v.as_str()) == Some("over");
+    (!over).then(|| state["round"].as_integer().unwrap() as u32)
+}
+
+/// Every player (but the last `leave_out`) sends the skeleton of their latest report into the
+/// current round, as a careful first-time player would.
+fn send_skeletons(game: &str, root: &Path, leave_out: usize) {
+    let round = round_of(root).expect("the game is not over");
+    let reports = latest_reports(root);
+    let keep = reports.len().saturating_sub(leave_out);
+    for (i, (player, report)) in reports.into_iter().take(keep).enumerate() {
+        let text = fs::read_to_string(&report).unwrap();
+        if let Some(skeleton) = skeleton(&text) {
+            submit(
+                root,
+                round,
+                &player,
+                &change_values(game, &skeleton, i + round as usize),
+            );
+        }
+    }
+}
+
+fn tick_at(root: &Path, extra: &[&str]) {
+    crate::support::tick(root, NOW, extra);
+}
+
+/// The current round's deadline, as `status` shows it (`Deadline: Wed 9 Dec 2026 15:00 UTC`).
+fn deadline_of(root: &Path) -> String {
+    let status = adjudicate(["status".as_ref(), root.as_os_str()]);
+    let line = status
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Deadline: "))
+        .unwrap_or_else(|| panic!("no deadline in {}", status.stdout));
+    let shown = line.split(" UTC").next().unwrap();
+    let at = jiff::civil::DateTime::strptime("%a %d %b %Y %H:%M", shown)
+        .unwrap_or_else(|e| panic!("{shown}: {e}"));
+    jiff::tz::TimeZone::UTC
+        .to_ambiguous_timestamp(at)
+        .unambiguous()
+        .unwrap()
+        .to_string()
+}
+
+fn round_at(at: &str) -> Vec<String> {
+    args(&["round", "{root}", "--now", at, "-q"])
+}
+
+/// The five ticks of a game: set-up; receiving only; receiving the round's first versions and
+/// resolving at the deadline (the folder `received/` is new in that run: what cron does when
+/// every version arrived since its last tick); resolving only; the game's last. Each is run
+/// again as it was (what cron or the host does next).
+fn game_shape(game: &str, which: &str) -> Shape {
+    let start = tempfile::tempdir().unwrap();
+    let root = start.path();
+    new_game(game, root);
+    let run = match which {
+        "set-up" => round_at(NOW),
+        "receive" => {
+            tick_at(root, &["-q"]);
+            send_skeletons(game, root, 1);
+            round_at(NOW)
+        }
+        "receive-and-resolve" => {
+            tick_at(root, &["-q"]);
+            send_skeletons(game, root, 0);
+            round_at(&deadline_of(root))
+        }
+        "resolve" => {
+            tick_at(root, &["-q"]);
+            send_skeletons(game, root, 1);
+            tick_at(root, &["-q"]);
+            round_at(&deadline_of(root))
+        }
+        "last" => {
+            tick_at(root, &["-q"]);
+            // played ahead on a copy, a round at a time, until the round that ends the game
+            for _ in 0..40 {
+                send_skeletons(game, root, 0);
+                let ahead = tempfile::tempdir().unwrap();
+                copy_dir(root, ahead.path());
+                tick_at(ahead.path(), &["--force", "-q"]);
+                if round_of(ahead.path()).is_none() {
+                    break;
+                }
+                tick_at(root, &["--force", "-q"]);
+            }
+            // the last versions received before their deadline, resolved at it
+            tick_at(root, &["-q"]);
+            round_at(&deadline_of(root))
+        }
+        other => unreachable!("no tick shape {other}"),
+    };
+    Shape {
+        name: format!("{game} {which} tick"),
+        start,
+        next: vec![run.clone()],
+        run,
+        recorded: false,
+        full: which == "receive-and-resolve" && game == GameId::ALL[0].name(),
+        redo_unless: None,
+    }
+}
+
+/// Every game of the registry (the matches and the season rounds, each made with `new`) through
+/// one tick shape.
+fn every_game(which: &str) {
+    for game in GameId::ALL {
+        matrix(game_shape(game.name(), which));
+    }
+}
+
+#[test]
+fn a_set_up_tick_killed_anywhere_is_finished_by_the_next() {
+    every_game("set-up");
+}
+
+#[test]
+fn a_tick_that_only_receives_killed_anywhere_is_finished_by_the_next() {
+    every_game("receive");
+}
+
+#[test]
+fn a_tick_that_receives_a_rounds_first_versions_and_resolves_killed_anywhere_is_finished() {
+    every_game("receive-and-resolve");
+}
+
+#[test]
+fn a_tick_that_only_resolves_killed_anywhere_is_finished_by_the_next() {
+    every_game("resolve");
+}
+
+#[test]
+fn the_last_tick_of_a_game_killed_anywhere_is_finished_by_the_next() {
+    every_game("last");
+}
+
+// ---- a season ------------------------------------------------------------------------------
+
+/// A season of seven (`root/s1`) with its first match, a God Race with a schedule.
+fn season_with_a_race(root: &Path) -> PathBuf {
+    let season = crate::season::new_season(root);
+    let made = adjudicate([
+        "season".as_ref(),
+        "match".as_ref(),
+        season.as_os_str(),
+        "god-race".as_ref(),
+    ]);
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    season
+}
+
+#[test]
+fn season_match_killed_anywhere_leaves_no_match_or_the_whole_one() {
+    let start = tempfile::tempdir().unwrap();
+    crate::season::new_season(start.path());
+    matrix(Shape {
+        name: "season match".into(),
+        start,
+        run: args(&["season", "match", "{root}/s1", "god-race"]),
+        next: vec![args(&["season", "status", "{root}/s1"])],
+        recorded: false,
+        full: false,
+        redo_unless: Some(|root| root.join("s1/matches/01-god-race").is_dir()),
+    });
+}
+
+#[test]
+fn a_season_tick_that_ends_a_match_killed_anywhere_is_finished_by_the_next() {
+    let start = tempfile::tempdir().unwrap();
+    let season = season_with_a_race(start.path());
+    let race = season.join("matches/01-god-race");
+    crate::season::give_schedule(&race);
+    let tick_all = |now: &str| {
+        args(&[
+            "round",
+            "--all",
+            "{root}",
+            "--now",
+            &format!("2026-12-{now}T15:00:00Z"),
+            "-q",
+        ])
+    };
+    let mut last = None;
+    for day in 3..=28 {
+        crate::season::bots_answer(&race);
+        let ahead = tempfile::tempdir().unwrap();
+        copy_dir(start.path(), ahead.path());
+        let run = adjudicate(fill(&tick_all(&format!("{day:02}")), ahead.path()));
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        if crate::season::is_over(&ahead.path().join("s1/matches/01-god-race")) {
+            last = Some(format!("{day:02}"));
+            break;
+        }
+        let run = adjudicate(fill(&tick_all(&format!("{day:02}")), start.path()));
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    let day = last.expect("the race ends within the month");
+    matrix(Shape {
+        name: "season tick that ends a match".into(),
+        start,
+        run: tick_all(&day),
+        next: vec![tick_all(&day)],
+        recorded: false,
+        full: false,
+        redo_unless: None,
+    });
+}
+
+// ---- mail and chat in, mail out --------------------------------------------------------------
+
+/// The Room Swap example in `root/game`, set up at 08:00 with its mail queued.
+fn room_swap_in(root: &Path) -> PathBuf {
+    let game = root.join("game");
+    fs::create_dir_all(&game).unwrap();
+    fs::copy(
+        crate::support::example_dir().join("game.toml"),
+        game.join("game.toml"),
+    )
+    .unwrap();
+    game
+}
+
+#[test]
+fn an_ingest_of_a_maildir_killed_anywhere_is_finished_by_the_next() {
+    let start = tempfile::tempdir().unwrap();
+    let game = room_swap_in(start.path());
+    crate::support::tick(&game, "2026-12-02T08:00:00Z", &["-q", "--no-send"]);
+    let maildir = start.path().join("mail");
+    for sub in ["new", "cur", "tmp"] {
+        fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    let at = "Wed, 2 Dec 2026 09:00:00 +0000";
+    let later = "Wed, 2 Dec 2026 09:10:00 +0000";
+    let mails = [
+        (
+            "1.alice",
+            "alice@example.org",
+            "a@x",
+            at,
+            "room = \"cellar\"\r\n",
+        ),
+        (
+            "2.bob",
+            "bob@example.org",
+            "b@x",
+            at,
+            "I'll decide tonight\r\n",
+        ),
+        (
+            "3.carol",
+            "carol@example.org",
+            "c1@x",
+            at,
+            "room = \"attic\"\r\n",
+        ),
+        (
+            "4.carol",
+            "carol@example.org",
+            "c2@x",
+            later,
+            "room = \"basement\"\r\n",
+        ),
+        ("5.zed", "zed@example.net", "z@x", at, "buy now\r\n"),
+    ];
+    for (name, from, id, when, body) in mails {
+        let text = crate::replies::mail_at(from, id, when, body);
+        fs::write(maildir.join("new").join(name), text).unwrap();
+    }
+    let ingest = args(&[
+        "ingest",
+        "{root}/game",
+        "--maildir",
+        "{root}/mail",
+        "--now",
+        "2026-12-02T10:00:00Z",
+    ]);
+    let tick = args(&[
+        "round",
+        "{root}/game",
+        "--now",
+        "2026-12-02T10:00:00Z",
+        "-q",
+        "--no-send",
+    ]);
+    matrix(Shape {
+        name: "ingest of a Maildir".into(),
+        start,
+        run: ingest.clone(),
+        next: vec![ingest, tick],
+        recorded: false,
+        full: false,
+        redo_unless: None,
+    });
+}
+
+#[test]
+fn an_ingest_of_a_chat_export_killed_anywhere_is_finished_by_the_next() {
+    let start = tempfile::tempdir().unwrap();
+    let game = room_swap_in(start.path());
+    // Bob plays by chat only: no address.
+    let toml = fs::read_to_string(game.join("game.toml"))
+        .unwrap()
+        .replace("email = \"bob@example.org\"", "chat = \"bobby\"");
+    fs::write(game.join("game.toml"), toml).unwrap();
+    crate::support::tick(&game, "2026-12-02T08:00:00Z", &["-q", "--no-send"]);
+    let message = |id: &str, at: &str, content: &str| {
+        serde_json::json!({ "id": id, "type": "Default", "timestamp": at, "timestampEdited": null,
+            "content": content, "author": { "id": "9", "name": "bobby" } })
+    };
+    let messages = [
+        message(
+            "1",
+            "2026-12-02T09:00:00+00:00",
+            "```toml\nroom = \"cellar\"\n```",
+        ),
+        message("2", "2026-12-02T09:05:00+00:00", "good luck all"),
+        message("3", "2026-12-02T09:20:00+00:00", "room = \"attic\""),
+    ];
+    let json = serde_json::json!({ "guild": { "name": "ORG" }, "channel": { "name": "game" },
+        "messages": messages });
+    fs::write(start.path().join("chat.json"), json.to_string()).unwrap();
+    let ingest = args(&[
+        "ingest",
+        "{root}/game",
+        "--chat",
+        "{root}/chat.json",
+        "--now",
+        "2026-12-02T10:00:00Z",
+    ]);
+    let tick = args(&[
+        "round",
+        "{root}/game",
+        "--now",
+        "2026-12-02T10:01:00Z",
+        "-q",
+        "--no-send",
+    ]);
+    matrix(Shape {
+        name: "ingest of a chat export".into(),
+        start,
+        run: ingest.clone(),
+        next: vec![ingest, tick],
+        recorded: false,
+        full: false,
+        redo_unless: None,
+    });
+}
+
+#[test]
+fn send_killed_anywhere_is_finished_by_the_next_and_no_mail_is_lost_or_sent_twice() {
+    let start = tempfile::tempdir().unwrap();
+    let game = room_swap_in(start.path());
+    crate::support::tick(&game, "2026-12-02T08:00:00Z", &["-q", "--no-send"]);
+    for (player, room) in crate::support::OTHERS {
+        submit(&game, 1, player, &format!("room = \"{room}\"\n"));
+    }
+    crate::support::tick(&game, "2026-12-02T09:00:00Z", &["-q", "--no-send"]);
+    let send = args(&["send", "{root}/game"]);
+    matrix(Shape {
+        name: "send".into(),
+        start,
+        run: send.clone(),
+        next: vec![send],
+        recorded: false,
+        full: false,
+        redo_unless: None,
+    });
+}
+
+// ---- the host's levers ---------------------------------------------------------------------
+
+/// A lever pulled at 10:00 on the Room Swap example in `{root}/game` (everyone but Bob on file
+/// since 09:00, then `prepare`d), killed anywhere; then the tick at 10:05. `{root}/bob.toml` is a
+/// version of Bob's for `enter`.
+fn lever(name: &str, words: &[&str], prepare: impl FnOnce(&Path)) {
+    lever_redone(name, words, prepare, None);
+}
+
+/// `lever`, run again by the host unless `done` says its work is on disk.
+fn lever_redone(
+    name: &str,
+    words: &[&str],
+    prepare: impl FnOnce(&Path),
+    redo_unless: Option<fn(&Path) -> bool>,
+) {
+    let start = tempfile::tempdir().unwrap();
+    let game = start.path().join("game");
+    copy_dir(everyone_but_bob("").path(), &game);
+    fs::write(start.path().join("bob.toml"), "room = \"basement\"\n").unwrap();
+    prepare(&game);
+    let mut run = args(&[name, "{root}/game"]);
+    run.extend(args(words));
+    run.extend(args(&["--now", "2026-12-02T10:00:00Z"]));
+    matrix(Shape {
+        name: format!("{name} lever"),
+        start,
+        run,
+        next: vec![args(&[
+            "round",
+            "{root}/game",
+            "--now",
+            "2026-12-02T10:05:00Z",
+            "-q",
+        ])],
+        recorded: redo_unless.is_none(),
+        full: false,
+        redo_unless,
+    });
+}
+
+#[test]
+fn extend_killed_anywhere_is_finished_by_the_next_tick() {
+    lever(
+        "extend",
+        &["--by", "24h", "--reason", "Bob is away"],
+        |_| {},
+    );
+}
+
+#[test]
+fn pause_killed_anywhere_is_finished_by_the_next_tick() {
+    lever("pause", &["--reason", "a holiday"], |_| {});
+}
+
+#[test]
+fn resume_killed_anywhere_is_finished_by_the_next_tick() {
+    lever("resume", &["--reason", "back"], |dir| {
+        crate::support::ok(crate::support::lever(
+            "pause",
+            dir,
+            &["--reason", "a holiday"],
+            "2026-12-02T09:30:00Z",
+        ));
+    });
+}
+
+#[test]
+fn announce_killed_anywhere_is_finished_by_the_next_tick() {
+    lever(
+        "announce",
+        &["--text", "Round 2 starts after the holiday."],
+        |_| {},
+    );
+}
+
+#[test]
+fn remind_killed_anywhere_is_finished_by_the_next_tick() {
+    lever("remind", &["--reason", "Bob has not sent"], |_| {});
+}
+
+/// A killed `enter` may leave its record without the version (the bytes were the host's file):
+/// the host runs it again, which finishes that entry instead of recording a second.
+#[test]
+fn enter_killed_anywhere_is_finished_by_running_it_again() {
+    lever_redone(
+        "enter",
+        &["bob", "{root}/bob.toml", "--reason", "sent by phone"],
+        |_| {},
+        Some(|root| root.join("game/rounds/001/submissions/bob.toml").is_file()),
+    );
+}
+
+#[test]
+fn undo_killed_anywhere_is_finished_by_the_next_tick() {
+    lever("undo", &["--reason", "a mistake"], |dir| {
+        crate::support::tick(dir, "2026-12-02T09:30:00Z", &["-q", "--force"]);
+    });
+}
+
+#[test]
+fn substitute_killed_anywhere_is_finished_by_the_next_tick() {
+    lever(
+        "substitute",
+        &[
+            "bob",
+            "--name",
+            "Nia",
+            "--email",
+            "nia@example.org",
+            "--reason",
+            "Bob left",
+        ],
+        |_| {},
+    );
+}
+
+#[test]
+fn withdraw_killed_anywhere_is_finished_by_the_next_tick() {
+    lever("withdraw", &["bob", "--reason", "Bob quit"], |_| {});
+}
