@@ -1,12 +1,13 @@
 //! The crash matrix (issue 56), as SQLite tests its own crash safety: every shape of run a host
-//! makes (the ticks of every game of the registry, a season's, `season match`, `ingest`, `send`,
-//! every host lever) is killed (SIGKILL through strace's fault injection: no hook in the code)
-//! before the Nth call of each syscall that touches the disk, for every N; then the run that
-//! comes next (the same command again, or cron's next tick) must leave the whole workspace (the
-//! game or season directory with its outbox and sent mail, the Maildir, the chat export) as an
-//! uninterrupted run leaves it, byte for byte, with no temp file or folder left. A run that
-//! records an action before it takes effect (a lever, `season match`) may also have been killed
-//! before the record: then the workspace is what the next run alone leaves.
+//! makes (the ticks of every game of the registry, a season's, `season match`, `season report`,
+//! `ingest`, `send`, every host lever) is killed (SIGKILL through strace's fault injection: no
+//! hook in the code) before the Nth call of each syscall that touches the disk, for every N;
+//! then the run that comes next (the same command again, or cron's next tick) must leave the
+//! whole workspace (the game or season directory with its outbox and sent mail, the Maildir, the
+//! chat export) as an uninterrupted run leaves it, byte for byte, with no temp file or folder
+//! left. A lever records its action before it takes effect: killed before the record, the
+//! workspace is what the next tick alone leaves. A run whose work the host can see is missing
+//! (`season match`, `enter`) is run again by the host first.
 //!
 //! Mail goes through the `file` transport, where being in `sent/` is the delivery: a message
 //! lost or sent twice is a file missing from `sent/` or one too many.
@@ -278,12 +279,15 @@ fn new_game(game: &str, root: &Path) {
     fs::write(&toml, text + "\n").unwrap();
 }
 
+/// The round being played, `None` once the game is over (as `status` says).
 fn round_of(root: &Path) -> Option<u32> {
+    let status = adjudicate(["status".as_ref(), root.as_os_str()]);
+    if status.stdout.contains("The game is over") {
+        return None;
+    }
     let state: toml::Table = toml::from_str(&fs::read_to_string(root.join("state.toml")).ok()?)
         .expect("state.toml parses");
-    let over = state.get("finished").and_then(|v| v.as_bool()) == Some(true)
-        || state.get("phase").and_then(|v| v.as_str()) == Some("over");
-    (!over).then(|| state["round"].as_integer().unwrap() as u32)
+    Some(state["round"].as_integer().expect("state.toml has a round") as u32)
 }
 
 /// Every player (but the last `leave_out`) sends the skeleton of their latest report into the
@@ -370,12 +374,30 @@ fn game_shape(game: &str, which: &str) -> Shape {
                 }
                 tick_at(root, &["--force", "-q"]);
             }
-            // the last versions received before their deadline, resolved at it
-            tick_at(root, &["-q"]);
-            round_at(&deadline_of(root))
+            // the last versions received before their deadline, resolved at it; or, in a game
+            // that closes early once every version is in, as they are received
+            let ahead = tempfile::tempdir().unwrap();
+            copy_dir(root, ahead.path());
+            tick_at(ahead.path(), &["-q"]);
+            if round_of(ahead.path()).is_none() {
+                round_at(NOW)
+            } else {
+                tick_at(root, &["-q"]);
+                round_at(&deadline_of(root))
+            }
         }
         other => unreachable!("no tick shape {other}"),
     };
+    if which == "last" {
+        let probe = tempfile::tempdir().unwrap();
+        copy_dir(root, probe.path());
+        assert_eq!(adjudicate(fill(&run, probe.path())).code, 0);
+        assert_eq!(
+            round_of(probe.path()),
+            None,
+            "{game}: the last tick ends the game"
+        );
+    }
     Shape {
         name: format!("{game} {which} tick"),
         start,
@@ -486,6 +508,29 @@ fn a_season_tick_that_ends_a_match_killed_anywhere_is_finished_by_the_next() {
         start,
         run: tick_all(&day),
         next: vec![tick_all(&day)],
+        recorded: false,
+        full: false,
+        redo_unless: None,
+    });
+}
+
+#[test]
+fn season_report_killed_anywhere_is_finished_by_the_next() {
+    let start = tempfile::tempdir().unwrap();
+    crate::season::season_after_one_race(start.path());
+    let report = args(&[
+        "season",
+        "report",
+        "{root}/s1",
+        "--no-send",
+        "--now",
+        "2026-12-29T09:00:00Z",
+    ]);
+    matrix(Shape {
+        name: "season report".into(),
+        start,
+        run: report.clone(),
+        next: vec![report],
         recorded: false,
         full: false,
         redo_unless: None,

@@ -3,8 +3,8 @@
 //! told to the players, and replayed where it happened.
 
 use crate::support::{
-    OTHERS, adjudicate, bobs_mail, everyone_but_bob, first_resolved, flat, killed_then_ticked,
-    lever, messages, ok, play_to_end, submit, text, tick, toml_of,
+    OTHERS, adjudicate, bobs_mail, everyone_but_bob, first_resolved, flat, lever, messages, ok,
+    play_to_end, submit, text, tick, toml_of,
 };
 use std::fs;
 use std::path::Path;
@@ -761,28 +761,6 @@ fn enter_refuses_an_unknown_player_and_a_time_in_the_future() {
     assert!(!dir.join("rounds/001/host.toml").exists());
 }
 
-/// An extension killed at any rename: either nothing was recorded (the game goes on as before)
-/// or the next tick publishes the notice the killed run did not, and the game directory is the
-/// one an uninterrupted extension leaves.
-#[test]
-fn an_extension_killed_at_any_rename_is_finished_by_the_next_tick() {
-    let (kill_points, recorded) = killed_then_ticked(
-        game,
-        &[
-            "extend",
-            "--by",
-            "24h",
-            "--reason",
-            "Bob is away",
-            "--now",
-            "2026-12-02T10:00:00Z",
-        ],
-        "2026-12-02T10:05:00Z",
-    );
-    assert!(kill_points >= 3, "only {kill_points} kill points");
-    assert!(recorded >= 2, "killed after the record: {recorded}");
-}
-
 /// The Room Swap example with round 1 resolved at its deadline (Bob defaulted), and a round 2
 /// version of Alice's received.
 fn resolved() -> tempfile::TempDir {
@@ -918,25 +896,6 @@ fn undo_refuses_a_game_without_a_resolved_round_and_one_that_is_over() {
     lock.try_lock().unwrap();
     let run = lever("undo", dir, &["--reason", "x"], &at.to_string());
     assert_eq!(run.code, 75, "{}", run.stderr);
-}
-
-/// An undo killed at any rename: nothing recorded (the game as before), or the next tick
-/// finishes it and the game directory is the one an uninterrupted undo and tick leave.
-#[test]
-fn an_undo_killed_at_any_rename_is_finished_by_the_next_tick() {
-    let (kill_points, recorded) = killed_then_ticked(
-        resolved,
-        &[
-            "undo",
-            "--reason",
-            "a mistake",
-            "--now",
-            "2026-12-02T17:00:00Z",
-        ],
-        "2026-12-02T17:05:00Z",
-    );
-    assert!(kill_points >= 5, "only {kill_points} kill points");
-    assert!(recorded >= 4, "killed after the record: {recorded}");
 }
 
 /// What the rules announced in a result: everything but `[meta]` (when it closed is the tick's).

@@ -4,8 +4,8 @@
 //! that leaves; both are recorded and replayed where they happened.
 
 use crate::support::{
-    adjudicate, everyone_but_bob, first_resolved, killed_then_ticked, lever, manifest_dir, matches,
-    ok, play_example, play_to_end, submit, text, tick, toml_of,
+    adjudicate, everyone_but_bob, first_resolved, lever, manifest_dir, matches, ok, play_example,
+    play_to_end, submit, text, tick, toml_of,
 };
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -491,46 +491,6 @@ fn a_substitute_gets_a_new_token_that_only_their_welcome_holds_and_the_old_one_s
         state["players"]["bob"]["live"]["room"].as_str(),
         Some("basement")
     );
-}
-
-#[test]
-fn a_substitute_killed_at_any_rename_is_finished_by_the_next_tick() {
-    let (kill_points, recorded) = killed_then_ticked(
-        || everyone_but_bob(""),
-        &[
-            "substitute",
-            "bob",
-            "--name",
-            "Nia",
-            "--email",
-            "nia@example.org",
-            "--reason",
-            "Bob left",
-            "--now",
-            "2026-12-02T10:00:00Z",
-        ],
-        "2026-12-02T10:05:00Z",
-    );
-    assert!(kill_points >= 4, "only {kill_points} kill points");
-    assert!(recorded >= 3, "killed after the record: {recorded}");
-}
-
-#[test]
-fn a_withdrawal_killed_at_any_rename_is_finished_by_the_next_tick() {
-    let (kill_points, recorded) = killed_then_ticked(
-        || everyone_but_bob(""),
-        &[
-            "withdraw",
-            "bob",
-            "--reason",
-            "Bob quit",
-            "--now",
-            "2026-12-02T10:00:00Z",
-        ],
-        "2026-12-02T10:05:00Z",
-    );
-    assert!(kill_points >= 3, "only {kill_points} kill points");
-    assert!(recorded >= 2, "killed after the record: {recorded}");
 }
 
 #[test]

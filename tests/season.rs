@@ -454,58 +454,8 @@ fn a_match_player_outside_the_cast_is_named_with_both_files() {
     assert!(run.stderr.contains("season.toml"), "{}", run.stderr);
 }
 
-#[test]
-fn season_match_killed_at_any_write_leaves_no_match_or_the_whole_one() {
-    let root = tempfile::tempdir().unwrap();
-    let season = new_season(root.path());
-    let whole = tempfile::tempdir().unwrap();
-    crate::support::copy_dir(&season, whole.path());
-    run_ok(&["season", "match", s(whole.path()), "god-race"]);
-    let expected = snapshot(whole.path());
-
-    let mut kills = 0;
-    for syscall in ["mkdir", "rename"] {
-        for n in 1.. {
-            let copy = tempfile::tempdir().unwrap();
-            crate::support::copy_dir(&season, copy.path());
-            let killed = std::process::Command::new("strace")
-                .args(["-f", "-o", "/dev/null", "-e"])
-                .arg(format!("inject={syscall}:signal=SIGKILL:when={n}"))
-                .arg(env!("CARGO_BIN_EXE_adjudicate"))
-                .args(["season", "match", s(copy.path()), "god-race"])
-                .status()
-                .unwrap();
-            if killed.success() {
-                break; // fewer than n such calls: every point was tried
-            }
-            kills += 1;
-            // no match, or the whole one
-            let made = copy.path().join("matches/01-god-race");
-            if made.exists() {
-                let whole_match: BTreeMap<_, _> = expected
-                    .iter()
-                    .filter(|(p, _)| p.starts_with("matches/01-god-race"))
-                    .collect();
-                let got = snapshot(copy.path());
-                let this: BTreeMap<_, _> = got
-                    .iter()
-                    .filter(|(p, _)| p.starts_with("matches/01-god-race"))
-                    .collect();
-                assert_eq!(whole_match, this, "{syscall} #{n}: a partial match");
-            }
-            run_ok(&["season", "status", s(copy.path())]);
-            // running it again finishes the job with the same bytes and no temp folder left
-            if !made.exists() {
-                run_ok(&["season", "match", s(copy.path()), "god-race"]);
-            }
-            assert_eq!(snapshot(copy.path()), expected, "{syscall} #{n}");
-        }
-    }
-    assert!(kills >= 3, "only {kills} kill points");
-}
-
 /// A season of seven whose first match, a God Race, has been played to its end.
-fn season_after_one_race(root: &Path) -> PathBuf {
+pub fn season_after_one_race(root: &Path) -> PathBuf {
     let season = new_season(root);
     run_ok(&["season", "match", s(&season), "god-race"]);
     play_to_the_end(&season.join("matches/01-god-race"));
@@ -1315,51 +1265,6 @@ fn the_god_race_winners_assign_the_next_race_s_meadows_from_their_skeletons() {
     // and it gets no season report of its own
     run_ok(&["season", "report", s(&season), "--no-send"]);
     assert!(!season.join("reports/02-meadow-assignment").exists());
-}
-
-#[test]
-fn season_reports_killed_at_any_write_leave_no_temp_file_after_the_next_run() {
-    let root = tempfile::tempdir().unwrap();
-    let season = season_after_one_race(root.path());
-    let report = |season: &Path| {
-        adjudicate([
-            "season",
-            "report",
-            s(season),
-            "--no-send",
-            "--now",
-            "2026-12-29T09:00:00Z",
-        ])
-    };
-    let whole = tempfile::tempdir().unwrap();
-    crate::support::copy_dir(root.path(), whole.path());
-    let whole_season = whole.path().join(season.strip_prefix(root.path()).unwrap());
-    assert_eq!(report(&whole_season).code, 0);
-    let expected = snapshot(&whole_season);
-    let inside = |copy: &Path| copy.join(season.strip_prefix(root.path()).unwrap());
-    let kill_points = crate::support::kill_at_every_rename(
-        || {
-            let copy = tempfile::tempdir().unwrap();
-            crate::support::copy_dir(root.path(), copy.path());
-            copy
-        },
-        |copy| {
-            ["season", "report", s(&inside(copy)), "--no-send"]
-                .into_iter()
-                .chain(["--now", "2026-12-29T09:00:00Z"])
-                .map(String::from)
-                .collect()
-        },
-        |n, copy| {
-            assert_eq!(
-                report(&inside(copy)).code,
-                0,
-                "rename #{n}: the re-run fails"
-            );
-            crate::support::assert_finished_like(n, &snapshot(&inside(copy)), &expected);
-        },
-    );
-    assert!(kill_points >= 8, "only {kill_points} kill points");
 }
 
 /// A token is the person's for the whole season: the season's secrets.toml holds it and every

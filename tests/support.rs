@@ -348,66 +348,6 @@ pub fn closed_port() -> u16 {
     listener.local_addr().unwrap().port()
 }
 
-/// Runs the binary with `args` under strace, killed (SIGKILL) at its `n`-th rename(2): a crash
-/// at each write without a hook in the code. Returns whether it was killed (`false`: it made
-/// fewer than `n` renames and ran to its end).
-pub fn killed_at_rename(n: usize, args: &[String]) -> bool {
-    let status = Command::new("strace")
-        .args(["-f", "-o", "/dev/null", "-e"])
-        .arg(format!("inject=rename:signal=SIGKILL:when={n}"))
-        .arg(env!("CARGO_BIN_EXE_adjudicate"))
-        .args(args)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .expect("strace runs (apt-get install strace; .ci/run installs it)");
-    !status.success()
-}
-
-/// Kills a run at every rename in turn, each on a fresh copy from `fresh`; after each kill,
-/// `after(n, copy)` re-runs and checks the copy. Returns how many kill points there were.
-pub fn kill_at_every_rename(
-    fresh: impl Fn() -> tempfile::TempDir,
-    args: impl Fn(&Path) -> Vec<String>,
-    mut after: impl FnMut(usize, &Path),
-) -> usize {
-    let mut n = 1;
-    loop {
-        let copy = fresh();
-        if !killed_at_rename(n, &args(copy.path())) {
-            return n - 1;
-        }
-        after(n, copy.path());
-        n += 1;
-    }
-}
-
-/// Asserts that a killed and finished run left no temp file and the same files as `expected`.
-pub fn assert_finished_like(
-    n: usize,
-    after: &std::collections::BTreeMap<PathBuf, Vec<u8>>,
-    expected: &std::collections::BTreeMap<PathBuf, Vec<u8>>,
-) {
-    let litter: Vec<_> = after
-        .keys()
-        .filter(|p| p.to_string_lossy().contains(".adjudicate-"))
-        .collect();
-    assert!(
-        litter.is_empty(),
-        "rename #{n}: temp files left: {litter:?}"
-    );
-    let differ: Vec<_> = expected
-        .iter()
-        .filter(|(p, b)| after.get(*p) != Some(*b))
-        .map(|(p, _)| p)
-        .chain(after.keys().filter(|p| !expected.contains_key(*p)))
-        .collect();
-    assert!(
-        differ.is_empty(),
-        "rename #{n}: differs from an uninterrupted run: {differ:?}"
-    );
-}
-
 /// A file's text; a missing file fails the test naming it.
 pub fn text(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -532,42 +472,4 @@ pub fn play_to_end(dir: &Path, from: i64) -> String {
             .unwrap();
     }
     panic!("{} is not over after 20 rounds", dir.display())
-}
-
-/// Runs `lever` (its game directory put second) killed at every rename in turn on a fresh game,
-/// then a tick at `then`: the game directory must be either the one an uninterrupted lever and
-/// tick leave (the action was recorded) or the one the tick alone leaves (it was not). Returns
-/// the kill points and how many of them came after the record.
-pub fn killed_then_ticked(
-    fresh: impl Fn() -> tempfile::TempDir,
-    lever: &[&str],
-    then: &str,
-) -> (usize, usize) {
-    let args = |dir: &Path| -> Vec<String> {
-        let mut all = vec![lever[0].to_owned(), dir.display().to_string()];
-        all.extend(lever[1..].iter().map(|s| s.to_string()));
-        all
-    };
-    let whole = fresh();
-    ok(adjudicate(args(whole.path())));
-    tick(whole.path(), then, &["-q"]);
-    let acted = snapshot(whole.path());
-    let untouched = fresh();
-    tick(untouched.path(), then, &["-q"]);
-    let as_before = snapshot(untouched.path());
-    let mut recorded = 0;
-    let kill_points = kill_at_every_rename(fresh, args, |n, dir| {
-        tick(dir, then, &["-q"]);
-        let recorded_here = std::fs::read_dir(dir.join("rounds"))
-            .unwrap()
-            .flatten()
-            .any(|r| r.path().join("host.toml").is_file());
-        if recorded_here {
-            recorded += 1;
-            assert_finished_like(n, &snapshot(dir), &acted);
-        } else {
-            assert_finished_like(n, &snapshot(dir), &as_before);
-        }
-    });
-    (kill_points, recorded)
 }
