@@ -92,9 +92,9 @@ pub struct StateText {
 }
 
 impl<S: Serialize> StateFile<S> {
-    /// This file's text and memo.
+    /// This file's text (sealed: `seal`) and memo.
     pub fn to_text(&self) -> StateText {
-        let text = toml::to_string(self).expect("state serializes");
+        let text = seal(&toml::to_string(self).expect("state serializes"));
         let memo = self.memo(&text);
         StateText { text, memo }
     }
@@ -113,6 +113,35 @@ impl<S: Serialize> StateFile<S> {
         }
         crate::host_file::memo::encode(text, &self.game, &counts)
     }
+}
+
+/// The first line of state.toml as the tick writes it, before the sha256 of the rest: a text
+/// whose line does not match the rest was edited by hand, and is refused (`Error::Edited`) until
+/// restored; a text without the line was written by an older version and is read as it is.
+const SEAL: &str = "# Written by adjudicate: a hand edit is refused. sha256 of the rest: ";
+
+/// `body` with its seal line first.
+pub fn seal(body: &str) -> String {
+    let digest = crate::submission::sha256_hex(body.as_bytes());
+    let mut text = String::with_capacity(SEAL.len() + digest.len() + 1 + body.len());
+    text.push_str(SEAL);
+    text.push_str(&digest);
+    text.push('\n');
+    text.push_str(body);
+    text
+}
+
+/// state.toml's text without its seal line, and whether that line matches the rest (`None`:
+/// there is none, a file of an older version).
+pub fn unseal(text: &str) -> (&str, Option<bool>) {
+    let Some(rest) = text.strip_prefix(SEAL) else {
+        return (text, None);
+    };
+    let Some((digest, body)) = rest.split_once('\n') else {
+        return (text, Some(false));
+    };
+    let intact = digest == crate::submission::sha256_hex(body.as_bytes());
+    (body, Some(intact))
 }
 
 /// The keys of state.toml that are the tick's, not the game's.
@@ -142,8 +171,15 @@ impl GameContext {
         Ok(ctx)
     }
 
+    /// state.toml, refused if it was edited by hand (its seal, `seal`, does not match).
     pub fn load_state<G: Game>(&self) -> Result<Option<StateFile<G::State>>> {
         self.load_state_read::<G>(|_| None)
+    }
+
+    /// `load_state`, the seal unchecked: for `replay` and `check`, which compare the file with
+    /// what the archive gives and name the first key a hand edit changed.
+    pub fn load_state_unsealed<G: Game>(&self) -> Result<Option<StateFile<G::State>>> {
+        self.load_state_with::<G>(|_| None, false)
     }
 
     /// `load_state`, taking the state and numbers `read` gives for the file's text if it gives
@@ -152,10 +188,21 @@ impl GameContext {
         &self,
         read: impl FnOnce(&str) -> Option<(G::State, Counts)>,
     ) -> Result<Option<StateFile<G::State>>> {
+        self.load_state_with::<G>(read, true)
+    }
+
+    fn load_state_with<G: Game>(
+        &self,
+        read: impl FnOnce(&str) -> Option<(G::State, Counts)>,
+        sealed: bool,
+    ) -> Result<Option<StateFile<G::State>>> {
         let path = self.dir.state_toml();
         let Some(text) = read_optional(&path)? else {
             return Ok(None);
         };
+        if sealed && unseal(&text).1 == Some(false) {
+            return Err(Error::Edited { path });
+        }
         // Parsed in two passes rather than through `StateFile`'s flatten, which would lose the
         // line and column of an error in the game's part (and could not refuse unknown keys).
         let (game, counts): (G::State, _) = match read(&text) {

@@ -39,6 +39,13 @@ pub enum Error {
     Problems { count: usize },
     #[error("mail: {0}")]
     Mail(String),
+    /// state.toml no longer matches the seal the tick wrote on its first line: edited by hand.
+    /// (`replay::explain_edit` names the first key the archive contradicts.)
+    #[error(
+        "{}: edited by hand (it no longer matches the sha256 on its first line, which the tick wrote): restore it from git; `adjudicate check` names the key, `adjudicate replay` shows what it should be",
+        path.display()
+    )]
+    Edited { path: PathBuf },
     /// Every problem of one host file at once (game.toml), one per line.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
     Several(Vec<Error>),
@@ -75,7 +82,10 @@ impl Error {
 
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Invalid { .. } | Error::Problems { .. } | Error::Several(_) => exit::INVALID,
+            Error::Invalid { .. }
+            | Error::Edited { .. }
+            | Error::Problems { .. }
+            | Error::Several(_) => exit::INVALID,
             Error::Io { .. } => exit::IO,
             Error::Locked { .. } | Error::Mail(_) => exit::TEMPORARY,
             Error::Usage(_) => exit::USAGE,

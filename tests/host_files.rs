@@ -355,6 +355,84 @@ fn every_hand_edit_is_refused_with_its_file_and_key_and_nothing_panics() {
     }
 }
 
+/// A hand edit of state.toml is never silently played (issue 56): the tick, a lever and `status`
+/// refuse a file that no longer matches the seal the tick wrote on its first line, naming the
+/// first key the archive contradicts and the way out, and write nothing; a file without a seal
+/// (an older version's) is read as it is.
+#[test]
+fn a_hand_edited_state_toml_is_refused_by_the_tick_naming_the_key() {
+    let game = room_swap_in_round_2();
+    let dir = game.path();
+    let state = fs::read_to_string(dir.join("state.toml")).unwrap();
+    assert!(
+        state.starts_with("# Written by adjudicate: a hand edit is refused. sha256 of the rest: "),
+        "{state}"
+    );
+    let at = state.find("[players.bob]").unwrap();
+    let edited =
+        state[..at].to_owned() + &replace_first(&state[at..], "garnets = 2\n", "garnets = 9\n");
+    fs::write(dir.join("state.toml"), &edited).unwrap();
+    let before = snapshot(dir);
+    let now = "2026-12-03T16:00:00Z";
+    let runs = [
+        adjudicate([
+            "round".as_ref(),
+            dir.as_os_str(),
+            "--now".as_ref(),
+            now.as_ref(),
+        ]),
+        adjudicate(["status".as_ref(), dir.as_os_str()]),
+        adjudicate([
+            "extend".as_ref(),
+            dir.as_os_str(),
+            "--by".as_ref(),
+            "1h".as_ref(),
+            "--reason".as_ref(),
+            "x".as_ref(),
+            "--now".as_ref(),
+            now.as_ref(),
+        ]),
+    ];
+    for run in runs {
+        assert_eq!(run.code, 65, "{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains("state.toml: players.bob.garnets: the archive has `garnets = 9` where the rules give `garnets = 2`")
+                && run.stderr.contains("restore the file from git, or see `adjudicate replay`"),
+            "{}",
+            run.stderr
+        );
+    }
+    assert_eq!(before, snapshot(dir), "a refused run wrote");
+    // the seal line alone changed: the archive has no key to name, the file is still refused
+    let resealed = state.replacen("sha256 of the rest: ", "sha256 of the rest: 0", 1);
+    fs::write(dir.join("state.toml"), &resealed).unwrap();
+    let run = adjudicate([
+        "round".as_ref(),
+        dir.as_os_str(),
+        "--now".as_ref(),
+        now.as_ref(),
+    ]);
+    assert_eq!(run.code, 65, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("state.toml: edited by hand"),
+        "{}",
+        run.stderr
+    );
+    // an older version's file, without the line, is read as it is (and sealed when next written)
+    let (_, body) = state.split_once('\n').unwrap();
+    fs::write(dir.join("state.toml"), body).unwrap();
+    let run = adjudicate([
+        "round".as_ref(),
+        dir.as_os_str(),
+        "--now".as_ref(),
+        now.as_ref(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let written = fs::read_to_string(dir.join("state.toml")).unwrap();
+    assert!(written.starts_with("# Written by adjudicate"), "{written}");
+    assert_eq!(adjudicate(["replay".as_ref(), dir.as_os_str()]).code, 0);
+}
+
 #[test]
 fn a_player_added_mid_game_is_refused_in_god_race_too() {
     // God Race read a new player's state in `receive` and panicked on every tick.

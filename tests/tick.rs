@@ -152,7 +152,7 @@ fn a_broken_state_toml_exits_65_and_changes_nothing() {
     assert_eq!(run.code, 65);
     assert!(
         run.stderr
-            .contains("state.toml:4:9: unknown variant `lunch`"),
+            .contains("state.toml:5:9: unknown variant `lunch`"),
         "{}",
         run.stderr
     );

@@ -184,6 +184,12 @@ impl WithMatch for StrategyName {
 
 /// Prints an error on stderr, a line each (every message names its file), and gives its code.
 fn report_error(e: &Error) -> u8 {
+    // a hand edit of state.toml: named by the first key the archive contradicts, if it has one
+    let explained = match e {
+        Error::Edited { path } => crate::replay::explain_edit(path),
+        _ => None,
+    };
+    let e = explained.as_ref().unwrap_or(e);
     for line in e.to_string().lines() {
         eprintln!("adjudicate: {line}");
     }

@@ -79,10 +79,7 @@ pub fn finish<G: Game>(ctx: &GameContext) -> Result<bool> {
     let mut file = crate::context::StateFile::new(ctx, applied, game);
     file.opened = opened;
     let mut plan = crate::plan::Plan::default();
-    plan.durable_file(
-        ctx.dir.state_toml(),
-        toml::to_string(&file).expect("state serializes"),
-    );
+    plan.durable_file(ctx.dir.state_toml(), file.to_text().text);
     plan.commit()?;
     // what earlier ticks saw of the next round is no longer true
     let cache = ctx.dir.root().join(".cache");
