@@ -239,43 +239,46 @@ impl Plan {
             folders: Vec::new(),
         };
         // first what nobody sees yet: the staged folders and the files planned into them
-        let mut visible = Vec::with_capacity(self.steps.len());
+        let mut turns = Vec::with_capacity(self.steps.len());
         for step in self.steps {
             match step {
-                Step::Dir(p) => {
-                    if staged.dir(&p)? {
-                        visible.push(Step::Dir(p));
-                    }
-                }
+                Step::Dir(p) => turns.extend(staged.dir(&p)?),
                 Step::Early(to, temp) => {
                     self.early_temps.folders.retain(|t| *t != temp);
                     staged.folders.push(Staged::folder(to.clone(), temp));
-                    visible.push(Step::Early(to, PathBuf::new()));
+                    turns.push(Turn::Publish(to));
                 }
                 // planned only if different: no second comparison
-                Step::File(p, body) => match staged.inside(&p) {
-                    Some(path) => write_new(&path, &body.parts(), self.access)?,
-                    None => visible.push(Step::File(p, body)),
+                Step::File(path, body) => match staged.inside(&path) {
+                    Some(inside) => write_new(&inside, &body.parts(), self.access)?,
+                    None => turns.push(Turn::Replace {
+                        path,
+                        body,
+                        durable: false,
+                    }),
                 },
-                step @ (Step::EarlyFile(..) | Step::Durable(..)) => visible.push(step),
+                Step::EarlyFile(to, temp, _) => turns.push(Turn::Rename { temp, to }),
+                Step::Durable(path, body) => turns.push(Turn::Replace {
+                    path,
+                    body,
+                    durable: true,
+                }),
             }
         }
         // then each step at its turn
-        for step in visible {
-            match step {
-                Step::Dir(p) => match staged.publish(&p)? {
-                    true => {}
-                    false => create_dir(&p)?,
-                },
-                Step::Early(to, _) => {
-                    staged.publish(&to)?;
-                }
-                Step::EarlyFile(to, temp, _) => {
+        for turn in turns {
+            match turn {
+                Turn::Publish(to) => staged.publish(&to)?,
+                Turn::Create(path) => create_dir(&path)?,
+                Turn::Rename { temp, to } => {
                     self.early_temps.files.retain(|t| *t != temp);
                     rename_into_place(&temp, &to)?;
                 }
-                Step::File(p, body) => replace_parts_as(&p, &body.parts(), false, self.access)?,
-                Step::Durable(p, body) => replace_parts_as(&p, &body.parts(), true, self.access)?,
+                Turn::Replace {
+                    path,
+                    body,
+                    durable,
+                } => replace_parts_as(&path, &body.parts(), durable, self.access)?,
             }
         }
         let memos = MemoWriter {
@@ -335,6 +338,22 @@ impl EarlyFolder {
     }
 }
 
+/// What a commit does at a step's turn, once the staged folders are written.
+enum Turn {
+    /// A staged folder renamed into place.
+    Publish(PathBuf),
+    /// A folder outside any staged one, made where it goes.
+    Create(PathBuf),
+    /// A file written early, renamed into place.
+    Rename { temp: PathBuf, to: PathBuf },
+    /// A file written beside its place and renamed over it (synced first if `durable`).
+    Replace {
+        path: PathBuf,
+        body: Body,
+        durable: bool,
+    },
+}
+
 /// The new folders of a commit being written under temp names: (where it goes, where it is,
 /// whether it is in place yet).
 struct Staged {
@@ -358,24 +377,24 @@ impl Staged {
     }
 
     /// Prepares a planned folder: under a temp name beside it when its parent exists and is
-    /// not staged itself, inside its staged ancestor when it has one. Returns whether the
-    /// folder still has a step at its turn: its rename into place, or (outside any staged
-    /// folder, its parent not yet there) its creation.
-    fn dir(&mut self, path: &Path) -> Result<bool> {
+    /// not staged itself, inside its staged ancestor when it has one. Returns what is left to
+    /// do at its turn: its rename into place, or (outside any staged folder, its parent not
+    /// yet there) its creation.
+    fn dir(&mut self, path: &Path) -> Result<Option<Turn>> {
         if self.folders.iter().any(|f| f.to == path) {
-            return Ok(false); // planned twice
+            return Ok(None); // planned twice
         }
         if let Some(inside) = self.inside(path) {
             create_dir(&inside)?;
-            return Ok(false);
+            return Ok(None);
         }
         match path.parent().filter(|p| self.enabled && p.is_dir()) {
             Some(parent) if !path.exists() => {
                 let temp = crate::game_dir::temp_dir_in(parent)?;
                 self.folders.push(Staged::folder(path.to_path_buf(), temp));
-                Ok(true)
+                Ok(Some(Turn::Publish(path.to_path_buf())))
             }
-            _ => Ok(true),
+            _ => Ok(Some(Turn::Create(path.to_path_buf()))),
         }
     }
 
@@ -389,14 +408,13 @@ impl Staged {
         })
     }
 
-    /// Renames the staged folder for `to` into place; `false` if `to` is not staged.
-    fn publish(&mut self, to: &Path) -> Result<bool> {
-        let Some(folder) = self.folders.iter_mut().find(|f| f.to == to) else {
-            return Ok(false);
-        };
-        std::fs::rename(&folder.temp, to).map_err(|e| crate::error::Error::io(to, e))?;
-        folder.published = true;
-        Ok(true)
+    /// Renames the staged folder for `to` into place.
+    fn publish(&mut self, to: &Path) -> Result<()> {
+        if let Some(folder) = self.folders.iter_mut().find(|f| f.to == to) {
+            std::fs::rename(&folder.temp, to).map_err(|e| crate::error::Error::io(to, e))?;
+            folder.published = true;
+        }
+        Ok(())
     }
 }
 
@@ -493,6 +511,44 @@ mod tests {
         );
         assert_eq!(std::fs::read(round.join("private/bob.txt")).unwrap(), b"b");
         assert_eq!(std::fs::read(tmp.path().join("state.toml")).unwrap(), b"s");
+    }
+
+    /// Issue 56: receipts.toml (an early file) is planned after the round's new received/ (an
+    /// early folder) whose copies it names; a commit stopped at the receipts has the folder in
+    /// place already, so no run ever sees a receipt without its copy.
+    #[test]
+    fn what_a_commit_makes_becomes_visible_in_the_order_it_was_planned() {
+        let tmp = tempfile::tempdir().unwrap();
+        let round = tmp.path().join("rounds/001");
+        std::fs::create_dir_all(&round).unwrap();
+        let mut plan = Plan::for_tick(false);
+        let early = plan.early_folder(round.join("received")).unwrap().unwrap();
+        early.write("ann-1.toml", b"a").unwrap();
+        plan.early_file(round.join("receipts.toml"), b"r".to_vec())
+            .unwrap();
+        plan.file(round.join("received/bob-1.toml"), "b");
+        plan.durable_file(tmp.path().join("state.toml"), "s");
+        // the receipts' rename fails: a folder stands where they go
+        std::fs::create_dir_all(round.join("receipts.toml/in-the-way")).unwrap();
+        assert!(plan.commit().is_err());
+        assert_eq!(
+            std::fs::read(round.join("received/ann-1.toml")).unwrap(),
+            b"a"
+        );
+        assert_eq!(
+            std::fs::read(round.join("received/bob-1.toml")).unwrap(),
+            b"b"
+        );
+        assert!(!tmp.path().join("state.toml").exists());
+        let temps: Vec<_> = names(&round)
+            .into_iter()
+            .filter(|n| n.starts_with(crate::game_dir::TEMP_PREFIX))
+            .collect();
+        assert_eq!(
+            temps,
+            Vec::<String>::new(),
+            "the receipts' temp file is removed"
+        );
     }
 
     #[test]
