@@ -19,7 +19,7 @@
 //! breaks a kill point of a commit fails CI whatever the stride.
 
 use crate::first_game::{change_values, latest_reports, skeleton};
-use crate::support::{adjudicate, copy_dir, everyone_but_bob, submit};
+use crate::support::{adjudicate, copy_dir, submit};
 use adjudicate::games::GameId;
 use std::collections::BTreeMap;
 use std::fs;
@@ -142,6 +142,9 @@ fn killed(syscall: &str, n: usize, run: &[String]) -> bool {
         .args(["-f", "-o", "/dev/null", "-e"])
         .arg(format!("inject={syscall}:signal=SIGKILL:when={n}"))
         .arg(env!("CARGO_BIN_EXE_adjudicate"))
+        // cargo's library path for tests makes the loader try a hundred files before `main`:
+        // kill points where the binary has not started
+        .env_remove("LD_LIBRARY_PATH")
         .args(run)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -179,10 +182,15 @@ fn differences(got: &Tree, want: &Tree) -> Vec<String> {
     out
 }
 
+/// Whether every kill point is tried (`make crash`), not a sample.
+fn all_points() -> bool {
+    std::env::var("ADJUDICATE_CRASH").is_ok_and(|v| v == "all")
+}
+
 /// Kills the shape's run at every kill point the setting asks for, and checks each. Returns the
 /// kill points tried per call.
 fn matrix(shape: Shape) -> BTreeMap<&'static str, usize> {
-    let all = shape.full || std::env::var("ADJUDICATE_CRASH").is_ok_and(|v| v == "all");
+    let all = shape.full || all_points();
     // what an uninterrupted run and the runs after it leave; and, for a run that may not
     // have happened, what the next runs alone leave
     let whole = fresh(&shape);
@@ -290,23 +298,28 @@ fn round_of(root: &Path) -> Option<u32> {
     Some(state["round"].as_integer().expect("state.toml has a round") as u32)
 }
 
-/// Every player (but the last `leave_out`) sends the skeleton of their latest report into the
-/// current round, as a careful first-time player would.
-fn send_skeletons(game: &str, root: &Path, leave_out: usize) {
+/// The players asked for a version (their latest report ends with a skeleton), each with it.
+fn skeletons(root: &Path) -> Vec<(String, String)> {
+    latest_reports(root)
+        .into_iter()
+        .filter_map(|(player, report)| {
+            skeleton(&fs::read_to_string(&report).unwrap()).map(|s| (player, s))
+        })
+        .collect()
+}
+
+/// Every player asked for a version (but the last of them, with `all_but_one`) sends the
+/// skeleton of their latest report into the current round, as a careful first-time player
+/// would. Returns the one left out, with their skeleton.
+fn send_skeletons(game: &str, root: &Path, all_but_one: bool) -> Option<(String, String)> {
     let round = round_of(root).expect("the game is not over");
-    let reports = latest_reports(root);
-    let keep = reports.len().saturating_sub(leave_out);
-    for (i, (player, report)) in reports.into_iter().take(keep).enumerate() {
-        let text = fs::read_to_string(&report).unwrap();
-        if let Some(skeleton) = skeleton(&text) {
-            submit(
-                root,
-                round,
-                &player,
-                &change_values(game, &skeleton, i + round as usize),
-            );
-        }
+    let mut asked = skeletons(root);
+    let left_out = if all_but_one { asked.pop() } else { None };
+    for (i, (player, skeleton)) in asked.into_iter().enumerate() {
+        let version = change_values(game, &skeleton, i + round as usize);
+        submit(root, round, &player, &version);
     }
+    left_out
 }
 
 fn tick_at(root: &Path, extra: &[&str]) {
@@ -347,17 +360,17 @@ fn game_shape(game: &str, which: &str) -> Shape {
         "set-up" => round_at(NOW),
         "receive" => {
             tick_at(root, &["-q"]);
-            send_skeletons(game, root, 1);
+            send_skeletons(game, root, true);
             round_at(NOW)
         }
         "receive-and-resolve" => {
             tick_at(root, &["-q"]);
-            send_skeletons(game, root, 0);
+            send_skeletons(game, root, false);
             round_at(&deadline_of(root))
         }
         "resolve" => {
             tick_at(root, &["-q"]);
-            send_skeletons(game, root, 1);
+            send_skeletons(game, root, true);
             tick_at(root, &["-q"]);
             round_at(&deadline_of(root))
         }
@@ -365,7 +378,7 @@ fn game_shape(game: &str, which: &str) -> Shape {
             tick_at(root, &["-q"]);
             // played ahead on a copy, a round at a time, until the round that ends the game
             for _ in 0..40 {
-                send_skeletons(game, root, 0);
+                send_skeletons(game, root, false);
                 let ahead = tempfile::tempdir().unwrap();
                 copy_dir(root, ahead.path());
                 tick_at(ahead.path(), &["--force", "-q"]);
@@ -700,122 +713,156 @@ fn send_killed_anywhere_is_finished_by_the_next_and_no_mail_is_lost_or_sent_twic
 
 // ---- the host's levers ---------------------------------------------------------------------
 
-/// A lever pulled at 10:00 on the Room Swap example in `{root}/game` (everyone but Bob on file
-/// since 09:00, then `prepare`d), killed anywhere; then the tick at 10:05. `{root}/bob.toml` is a
-/// version of Bob's for `enter`.
-fn lever(name: &str, words: &[&str], prepare: impl FnOnce(&Path)) {
-    lever_redone(name, words, prepare, None);
-}
+/// The lever shapes, each run on every game under `make crash` and on one game in the sample
+/// (the `i`th lever on the `i`th game, so that every game meets a lever).
+const LEVERS: [&str; 9] = [
+    "extend",
+    "pause",
+    "resume",
+    "announce",
+    "remind",
+    "enter",
+    "undo",
+    "substitute",
+    "withdraw",
+];
 
-/// `lever`, run again by the host unless `done` says its work is on disk.
-fn lever_redone(
-    name: &str,
-    words: &[&str],
-    prepare: impl FnOnce(&Path),
-    redo_unless: Option<fn(&Path) -> bool>,
-) {
+/// When a lever is pulled on a game made with `new` (set up at `NOW`), and the tick after it.
+const PULLED: &str = "2026-12-01T01:00:00Z";
+const AFTER: &str = "2026-12-01T01:05:00Z";
+
+/// `lever` pulled on `game` made with `new` in `{root}/game`, every player but the last on file
+/// (`{player}` stands for the last, whose skeleton is `{root}/entered.toml` for `enter`), killed
+/// anywhere; then the tick after it.
+fn lever_shape(game: &str, lever: &str) -> Shape {
     let start = tempfile::tempdir().unwrap();
-    let game = start.path().join("game");
-    copy_dir(everyone_but_bob("").path(), &game);
-    fs::write(start.path().join("bob.toml"), "room = \"basement\"\n").unwrap();
-    prepare(&game);
-    let mut run = args(&[name, "{root}/game"]);
-    run.extend(args(words));
-    run.extend(args(&["--now", "2026-12-02T10:00:00Z"]));
-    matrix(Shape {
-        name: format!("{name} lever"),
+    let root = start.path().join("game");
+    new_game(game, &root);
+    tick_at(&root, &["-q"]);
+    let (player, skeleton) =
+        send_skeletons(game, &root, true).expect("a player is asked for a version");
+    fs::write(start.path().join("entered.toml"), skeleton).unwrap();
+    tick_at(&root, &["-q"]);
+    let pulled = |words: &[&str], now: &str| {
+        let mut all = vec![words[0].to_owned(), root.display().to_string()];
+        all.extend(args(&words[1..]));
+        all.extend(args(&["--now", now]));
+        crate::support::ok(adjudicate(all));
+    };
+    let mut redo_unless: Option<fn(&Path) -> bool> = None;
+    let words: Vec<&str> = match lever {
+        "extend" => vec!["--by", "24h", "--reason", "a player is away"],
+        "pause" => vec!["--reason", "a holiday"],
+        "resume" => {
+            pulled(&["pause", "--reason", "a holiday"], "2026-12-01T00:30:00Z");
+            vec!["--reason", "back"]
+        }
+        "announce" => vec!["--text", "The next round starts after the holiday."],
+        "remind" => vec!["--reason", "one player has not sent"],
+        "enter" => {
+            // done once the entered file is among the round's submissions
+            redo_unless = Some(|root| {
+                let entered = fs::read(root.join("entered.toml")).unwrap();
+                walkdir::WalkDir::new(root.join("game/rounds"))
+                    .into_iter()
+                    .flatten()
+                    .filter(|e| {
+                        e.path()
+                            .parent()
+                            .is_some_and(|p| p.ends_with("submissions"))
+                    })
+                    .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+                    .any(|e| fs::read(e.path()).unwrap() == entered)
+            });
+            vec![&*player, "{root}/entered.toml", "--reason", "sent by phone"]
+        }
+        "undo" => {
+            crate::support::tick(&root, "2026-12-01T00:30:00Z", &["--force", "-q"]);
+            match round_of(&root) {
+                Some(_) => vec!["--reason", "a mistake"],
+                // a game of one round is over: its last round is undone by force
+                None => vec!["--reason", "a mistake", "--force"],
+            }
+        }
+        "substitute" => vec![
+            &*player,
+            "--name",
+            "Nia",
+            "--email",
+            "nia@example.org",
+            "--reason",
+            "left",
+        ],
+        "withdraw" => vec![&*player, "--reason", "quit"],
+        other => unreachable!("no lever {other}"),
+    };
+    let mut run = args(&[lever, "{root}/game"]);
+    run.extend(words.iter().map(|w| w.to_string()));
+    run.extend(args(&["--now", PULLED]));
+    Shape {
+        name: format!("{game} {lever} lever"),
         start,
         run,
-        next: vec![args(&[
-            "round",
-            "{root}/game",
-            "--now",
-            "2026-12-02T10:05:00Z",
-            "-q",
-        ])],
+        next: vec![args(&["round", "{root}/game", "--now", AFTER, "-q"])],
         recorded: redo_unless.is_none(),
         full: false,
         redo_unless,
-    });
+    }
+}
+
+/// One lever through the games: every game under `make crash`, else the `i`th.
+fn every_game_pulls(lever: &str) {
+    let i = LEVERS.iter().position(|l| *l == lever).expect("a lever");
+    for (k, game) in GameId::ALL.iter().enumerate() {
+        if all_points() || k == i % GameId::ALL.len() {
+            matrix(lever_shape(game.name(), lever));
+        }
+    }
 }
 
 #[test]
 fn extend_killed_anywhere_is_finished_by_the_next_tick() {
-    lever(
-        "extend",
-        &["--by", "24h", "--reason", "Bob is away"],
-        |_| {},
-    );
+    every_game_pulls("extend");
 }
 
 #[test]
 fn pause_killed_anywhere_is_finished_by_the_next_tick() {
-    lever("pause", &["--reason", "a holiday"], |_| {});
+    every_game_pulls("pause");
 }
 
 #[test]
 fn resume_killed_anywhere_is_finished_by_the_next_tick() {
-    lever("resume", &["--reason", "back"], |dir| {
-        crate::support::ok(crate::support::lever(
-            "pause",
-            dir,
-            &["--reason", "a holiday"],
-            "2026-12-02T09:30:00Z",
-        ));
-    });
+    every_game_pulls("resume");
 }
 
 #[test]
 fn announce_killed_anywhere_is_finished_by_the_next_tick() {
-    lever(
-        "announce",
-        &["--text", "Round 2 starts after the holiday."],
-        |_| {},
-    );
+    every_game_pulls("announce");
 }
 
 #[test]
 fn remind_killed_anywhere_is_finished_by_the_next_tick() {
-    lever("remind", &["--reason", "Bob has not sent"], |_| {});
+    every_game_pulls("remind");
 }
 
 /// A killed `enter` may leave its record without the version (the bytes were the host's file):
 /// the host runs it again, which finishes that entry instead of recording a second.
 #[test]
 fn enter_killed_anywhere_is_finished_by_running_it_again() {
-    lever_redone(
-        "enter",
-        &["bob", "{root}/bob.toml", "--reason", "sent by phone"],
-        |_| {},
-        Some(|root| root.join("game/rounds/001/submissions/bob.toml").is_file()),
-    );
+    every_game_pulls("enter");
 }
 
 #[test]
 fn undo_killed_anywhere_is_finished_by_the_next_tick() {
-    lever("undo", &["--reason", "a mistake"], |dir| {
-        crate::support::tick(dir, "2026-12-02T09:30:00Z", &["-q", "--force"]);
-    });
+    every_game_pulls("undo");
 }
 
 #[test]
 fn substitute_killed_anywhere_is_finished_by_the_next_tick() {
-    lever(
-        "substitute",
-        &[
-            "bob",
-            "--name",
-            "Nia",
-            "--email",
-            "nia@example.org",
-            "--reason",
-            "Bob left",
-        ],
-        |_| {},
-    );
+    every_game_pulls("substitute");
 }
 
 #[test]
 fn withdraw_killed_anywhere_is_finished_by_the_next_tick() {
-    lever("withdraw", &["bob", "--reason", "Bob quit"], |_| {});
+    every_game_pulls("withdraw");
 }
