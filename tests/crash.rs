@@ -52,7 +52,7 @@ const WRITES: [&str; 5] = ["write", "writev", "pwrite64", "openat", "creat"];
 const STRIDE: usize = 7;
 
 /// The clock of the games made with `new`: before their first deadline (pinned below), so every
-/// version counts; rounds are resolved with `--force`.
+/// version counts; a round resolves at its deadline, or (played ahead) with `--force`.
 const NOW: &str = "2026-12-01T00:00:00Z";
 
 /// One shape of run, ready to be killed: its workspace as the run finds it, the run, and what
@@ -64,8 +64,8 @@ struct Shape {
     run: Vec<String>,
     /// What comes next, in order (the same run again, cron's next tick); each must succeed.
     next: Vec<Vec<String>>,
-    /// The run records an action before it acts (a lever, `season match`): killed before the
-    /// record, the workspace ends as `next` alone leaves it.
+    /// The run records an action before it acts (a lever): killed before the record, the
+    /// workspace may end as `next` alone leaves it.
     recorded: bool,
     /// Every kill point of every call, whatever `ADJUDICATE_CRASH` says.
     full: bool,
