@@ -230,6 +230,46 @@ fn early_close_resolves_once_every_player_has_a_valid_room() {
     assert!(dir.join("rounds/001/result.toml").exists());
 }
 
+/// Issue 57: early close waits until every expected player's *latest* version is valid; an
+/// earlier valid version on file does not close the round while the player is still fixing a
+/// later one.
+#[test]
+fn early_close_waits_while_a_players_latest_version_is_invalid() {
+    let game = example_game();
+    let dir = game.path();
+    edit_game_toml(
+        dir,
+        "every = \"24h\"",
+        "every = \"24h\"\nearly_close = true",
+    );
+    all_six(dir, 1);
+    fs::remove_file(dir.join("rounds/001/submissions/bob.toml")).unwrap();
+    tick(dir, BEFORE_DEADLINE, &["-q"]);
+    // Frank's second version is invalid (his first room stays on file); Bob's first arrives
+    submit(dir, 1, "frank", "room = \"garden\"\n");
+    submit(dir, 1, "bob", "room = \"attic\"\n");
+    let run = tick(dir, "2026-12-02T09:05:00Z", &[]);
+    assert!(
+        !dir.join("rounds/001/result.toml").exists(),
+        "Frank's latest version is invalid: {}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("6 of 6 valid; latest version invalid: frank"),
+        "{}",
+        run.stdout
+    );
+    submit(dir, 1, "frank", "room = \"basement\"\n");
+    tick(dir, "2026-12-02T09:10:00Z", &["-q"]);
+    assert!(dir.join("rounds/001/result.toml").exists());
+    let result = fs::read_to_string(dir.join("rounds/001/result.toml")).unwrap();
+    assert!(
+        result.contains("closed = \"2026-12-02T09:10:00Z\""),
+        "{result}"
+    );
+}
+
 #[test]
 fn a_tick_killed_before_state_toml_is_finished_by_the_next_one_byte_for_byte() {
     // The uninterrupted run.

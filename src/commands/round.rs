@@ -196,12 +196,13 @@ fn summary(
             "resolved round {round}: result, announcement and reports written"
         )),
         (None, Some(d)) if !r.over => line(format!(
-            "round {} not due: deadline {} ({}); {} of {} valid",
+            "round {} not due: deadline {} ({}); {} of {} valid{}",
             r.round,
             clock::human(d),
             clock::relative(opts.now, d),
             r.valid,
-            r.expected
+            r.expected,
+            latest_invalid(r)
         )),
         (None, None) if !r.over => line(format!(
             "round {} has no deadline: resolve it with --force; {} of {} valid",
@@ -238,4 +239,16 @@ fn summary(
     }
     line(format!("done in {} ms", started.elapsed().as_millis()));
     out
+}
+
+/// "; latest version invalid: frank" (an earlier version may count for them, but not for an
+/// early close), or nothing.
+fn latest_invalid(r: &crate::tick::TickReport) -> String {
+    match r.latest_invalid.as_slice() {
+        [] => String::new(),
+        players => {
+            let names: Vec<&str> = players.iter().map(|p| p.as_str()).collect();
+            format!("; latest version invalid: {}", names.join(", "))
+        }
+    }
 }

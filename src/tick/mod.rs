@@ -59,6 +59,9 @@ pub struct TickReport {
     pub deadline: Option<Timestamp>,
     pub valid: usize,
     pub expected: usize,
+    /// Expected players whose latest version is invalid (an earlier one may count): early close
+    /// waits for them.
+    pub latest_invalid: Vec<PlayerId>,
     pub queued: Vec<String>,
     /// Players a message was meant for who have no mail address (a set: one lookup per message).
     pub unmailed: std::collections::BTreeSet<PlayerId>,
@@ -369,7 +372,16 @@ fn play_round<G: Game>(
             opts.now, renderer, &mut mail, &info, &file.game, &expected, &received,
         )?;
     }
-    let all_valid = !expected.is_empty() && valid == expected.len();
+    // Early close waits for every expected player's latest version to be valid: an invalid one
+    // says the player is still at it, whatever an earlier version left on file.
+    let receipts = &received.receipts.list;
+    mail.report.latest_invalid = expected
+        .iter()
+        .filter(|p| received.latest.get(*p).is_some_and(|i| !receipts[*i].valid))
+        .map(|p| (*p).clone())
+        .collect();
+    let latest_valid = mail.report.latest_invalid.is_empty();
+    let all_valid = !expected.is_empty() && valid == expected.len() && latest_valid;
     match resolve::due(ctx, opts, deadline, all_valid, paused) {
         Due::Waiting { until } => {
             mail.report.until = until;
