@@ -149,6 +149,35 @@ fn a_tie_sends_the_others_a_revote_skeleton_and_the_tied_are_told_they_do_not_vo
     ok(adjudicate(["replay".as_ref(), dir.as_os_str()]));
 }
 
+/// Issue 57: a missing vote is said to count against its player only where it was cast
+/// against them (the first vote, a player who can receive votes); a revote's is simply not cast.
+#[test]
+fn a_missing_vote_is_said_to_count_against_its_player_only_where_it_did() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let five = [("a", ""), ("b", ""), ("c", ""), ("d", ""), ("e", "")];
+    council(dir, "", &five);
+    tick(dir, NOW, &["-q"]);
+    // e sends nothing: its vote goes against e, and a tie between a and b follows
+    for (p, v) in [("a", "b"), ("b", "a"), ("c", "a"), ("d", "b")] {
+        submit(dir, 1, p, &format!("vote = \"{v}\"\n"));
+    }
+    tick(dir, NOW, &["-q", "--force"]);
+    let first = text(&dir.join("rounds/001/public.txt"));
+    let flat = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat(&first).contains("Did not vote: E. As the rules say, a missing vote counts against the player who did not send it: E."),
+        "{first}"
+    );
+    // at the revote, d sends nothing: not cast, and not said to count against d
+    submit(dir, 2, "c", "vote = \"b\"\n");
+    submit(dir, 2, "e", "vote = \"b\"\n");
+    tick(dir, NOW, &["-q", "--force"]);
+    let revote = flat(&text(&dir.join("rounds/002/public.txt")));
+    assert!(revote.contains("Did not vote: D."), "{revote}");
+    assert!(!revote.contains("counts against"), "{revote}");
+}
+
 #[test]
 fn in_a_season_the_voted_out_leaves_and_the_jury_s_winner_is_the_season_s() {
     let tmp = tempfile::tempdir().unwrap();

@@ -42,6 +42,10 @@ struct Public {
     idols_played: Vec<PlayerId>,
     reading: Vec<Ballot>,
     defaults: Vec<PlayerId>,
+    /// The defaults whose missing vote was cast against themselves (`missing_vote = "self"`,
+    /// ruling 3); the others' were simply not cast.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    self_votes: Vec<PlayerId>,
     tied: Vec<PlayerId>,
     /// How the council ended this round: "vote", "alone" (the only one who could receive
     /// votes), "countback", "rocks", "left" (withdrawn by the host).
@@ -100,7 +104,7 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
     let mut next = state.clone();
     let idols_played = play_idols(state, &mut next);
     let candidates = state.candidates();
-    let (mut ballots, defaults) = cast(state, &next, &candidates);
+    let (mut ballots, defaults, self_votes) = cast(state, &next, &candidates);
     let mut tally: BTreeMap<PlayerId, u32> = BTreeMap::new();
     for b in ballots.iter().filter(|b| b.counted) {
         *tally.entry(b.player.clone()).or_default() += 1;
@@ -116,6 +120,7 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
         idols_played,
         reading: Vec::new(),
         defaults,
+        self_votes,
         tied: Vec::new(),
         how: None,
         out: None,
@@ -134,6 +139,7 @@ pub fn resolve(state: &State, seed: u64) -> Resolution<State> {
         // ruling 10: settled outside the vote, no vote is read
         ballots.clear();
         public.defaults.clear();
+        public.self_votes.clear();
     }
     public.reading = reading(ballots, decided.as_ref().map(|(p, _)| p), seed, state);
     next.rounds_played += 1;
@@ -204,17 +210,25 @@ fn play_idols(state: &State, next: &mut State) -> Vec<PlayerId> {
     played.into_iter().collect()
 }
 
-/// Every voter's ballots (their vote, or `missing_vote`'s, and their extra votes), and the
-/// voters the missing vote applied to.
-fn cast(state: &State, next: &State, candidates: &[PlayerId]) -> (Vec<Ballot>, Vec<PlayerId>) {
+/// Every voter's ballots (their vote, or `missing_vote`'s, and their extra votes), the voters
+/// the missing vote applied to, and those of them whose missing vote was cast against
+/// themselves.
+fn cast(
+    state: &State,
+    next: &State,
+    candidates: &[PlayerId],
+) -> (Vec<Ballot>, Vec<PlayerId>, Vec<PlayerId>) {
     let mut ballots = Vec::new();
     let mut defaults = Vec::new();
+    let mut self_votes = Vec::new();
     for voter in state.voters() {
         let live = &state.players[&voter].live;
         let vote = match (&live.vote, state.options.missing_vote, state.options.mode) {
             (Some(v), ..) => Some(v.clone()),
+            // ruling 3: only a player who can receive votes votes against themselves
             (None, Missing::OwnName, Mode::Elimination) if candidates.contains(&voter) => {
                 defaults.push(voter.clone());
+                self_votes.push(voter.clone());
                 Some(voter.clone())
             }
             (None, ..) => {
@@ -234,7 +248,7 @@ fn cast(state: &State, next: &State, candidates: &[PlayerId]) -> (Vec<Ballot>, V
             });
         }
     }
-    (ballots, defaults)
+    (ballots, defaults, self_votes)
 }
 
 /// Who the vote decides (and how), or `None` when another vote follows (`next` says which).
