@@ -80,6 +80,23 @@ fn the_sample_race_runs_to_its_end_with_scores_from_the_podium_and_replays() {
     assert_eq!(run.code, 0, "{}", run.stdout);
 }
 
+/// Issue 57: a valid version's acknowledgement asks nothing to be fixed; an invalid one's says
+/// what stands if it is not.
+#[test]
+fn only_an_invalid_versions_acknowledgement_says_what_stands_if_it_is_not_fixed() {
+    let game = play();
+    let body = |name: &str| {
+        let raw = fs::read_to_string(game.path().join("sent").join(name)).unwrap();
+        raw.replace("=\r\n", "").replace("\r\n", "\n")
+    };
+    let valid = body("r000-ack-alice-1.eml");
+    assert!(valid.contains("It is valid."), "{valid}");
+    assert!(!valid.contains("If this is not fixed"), "{valid}");
+    let invalid = body("r000-ack-bob-1.eml");
+    assert!(invalid.contains("It is NOT valid"), "{invalid}");
+    assert!(invalid.contains("If this is not fixed by"), "{invalid}");
+}
+
 #[test]
 fn scoring_orbs_and_private_facts_stay_secret_until_the_end() {
     let game = play();
