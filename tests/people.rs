@@ -187,6 +187,19 @@ fn every_game_plays_to_its_end_with_a_seat_substituted_and_a_player_withdrawn_an
                 &[&gone, "--reason", "they quit the season"],
                 &later(now, 20),
             ));
+            // the notice says what the game's rules do with the seat, not where to read it
+            let notice = fs::read_dir(dir.join("rounds"))
+                .unwrap()
+                .flatten()
+                .filter_map(|r| fs::read_to_string(r.path().join("notices/2-withdraw.txt")).ok())
+                .next()
+                .unwrap_or_else(|| panic!("{game}: no withdrawal notice"));
+            let rules = adjudicate::games::GameId::parse(game)
+                .unwrap()
+                .seat_leaves();
+            let flat = notice.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(flat.contains(rules), "{game}: {notice}");
+            assert!(!notice.contains("README"), "{game}: {notice}");
             let config = text(&dir.join("game.toml"));
             assert!(config.contains("name = \"Nia Newcomer\""), "{game}");
             assert!(

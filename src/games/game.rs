@@ -493,6 +493,11 @@ pub trait Game: Archive {
         public.clone()
     }
 
+    /// The game's ruling for a seat that leaves (README, "A seat that leaves") in words the
+    /// players read in the host's notice of a withdrawal, after "From the end of round N the
+    /// game goes on without them:".
+    const SEAT_LEAVES: &'static str;
+
     /// The game's ruling for a seat that leaves (`adjudicate withdraw`, the game's README):
     /// applied to the state just before the round it was taken in resolves, so that round and
     /// every later one are played without the player. `Err` says why the rules cannot let this

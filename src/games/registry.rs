@@ -35,6 +35,7 @@ pub struct Profile {
     pub picture: Picture,
     pub chart: fn(&[&toml::Table], &Names, &str) -> Option<Chart>,
     pub season_match: fn(&SoFar<'_>, &toml::Table) -> Result<FromSeason, String>,
+    pub seat_leaves: &'static str,
 }
 
 type Picture = fn(&toml::Table, Option<&toml::Table>, &Names, &str, &str) -> Option<String>;
@@ -51,6 +52,7 @@ impl Profile {
             picture: G::picture,
             chart: G::chart,
             season_match: G::season_match,
+            seat_leaves: G::SEAT_LEAVES,
         }
     }
 }
@@ -156,6 +158,11 @@ impl super::GameId {
     }
 
     /// `Game::ending` of this game.
+    /// `Game::SEAT_LEAVES` of this game.
+    pub fn seat_leaves(self) -> &'static str {
+        self.profile().seat_leaves
+    }
+
     pub fn ending(self, publics: &[&toml::Table]) -> Ending {
         (self.profile().ending)(publics)
     }

@@ -202,6 +202,8 @@ pub struct HostContext<'a> {
     /// `withdraw`: who leaves; `substitute`: who leaves the seat and who takes it over.
     pub player: Option<String>,
     pub newcomer: Option<String>,
+    /// `withdraw`: what the game's rules do with a seat that leaves (`Game::SEAT_LEAVES`).
+    pub seat_leaves: &'static str,
 }
 
 /// The welcome of a person who takes over a seat: everything the seat was told privately so

@@ -212,6 +212,7 @@ fn publish<G: Game>(
             reason: &action.reason,
             player: who_leaves(ctx, action),
             newcomer: action.person.as_ref().map(|p| p.name.clone()),
+            seat_leaves: G::SEAT_LEAVES,
         };
         Ok((heading, renderer.render(Template::Host, &context)?))
     };

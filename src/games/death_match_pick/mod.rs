@@ -331,6 +331,10 @@ impl Game for DeathMatchPick {
         ))
     }
 
+    const SEAT_LEAVES: &'static str = "\
+        a Death Match pick is not left: the season records the departure, and the pick's \
+        defaults apply";
+
     /// Ruling (README, "A seat that leaves"): the pick is one round; a person who leaves the
     /// season during it is recorded as a season event, and the pick runs with its defaults.
     fn withdraw(_: &mut State, _: &PlayerId) -> Result<(), String> {

@@ -182,6 +182,11 @@ impl Game for FinalRitual {
         }
     }
 
+    const SEAT_LEAVES: &'static str = "\
+        the priest is out of the game like an executed one (resources and oracles leave the \
+        game, no more turns, entries naming them are skipped), but is not executed and their \
+        role is not revealed early";
+
     fn withdraw(state: &mut State, player: &PlayerId) -> Result<(), String> {
         state.withdraw(player)
     }

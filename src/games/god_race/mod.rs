@@ -189,6 +189,11 @@ impl Game for GodRace {
         !state.finished && state.players.get(player).is_some_and(|p| !p.left)
     }
 
+    const SEAT_LEAVES: &'static str = "\
+        its god places no orbs and lights, buys and gives no candles, and stays in its meadow; \
+        at the end its score is announced, but it is neither a winner nor an Elimination \
+        Candidate";
+
     fn withdraw(state: &mut State, player: &PlayerId) -> Result<(), String> {
         state.withdraw(player)
     }

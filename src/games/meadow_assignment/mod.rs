@@ -293,6 +293,10 @@ impl Game for MeadowAssignment {
         ))
     }
 
+    const SEAT_LEAVES: &'static str = "\
+        a meadow assignment is not left: the season records the departure, and the assignment's \
+        defaults apply";
+
     /// Ruling (README, "A seat that leaves"): the assignment is one round; a person who leaves
     /// the season during it is recorded as a season event, and the assignment runs with its
     /// defaults.

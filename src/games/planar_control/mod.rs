@@ -167,6 +167,11 @@ impl Game for PlanarControl {
         }
     }
 
+    const SEAT_LEAVES: &'static str = "\
+        it leaves the planes: it counts for no plane's control and cannot be banished, votes \
+        cast for it count as abstentions, and its own vote, garnets and divination of this round \
+        do not count";
+
     fn withdraw(state: &mut State, player: &PlayerId) -> Result<(), String> {
         state.withdraw(player)
     }

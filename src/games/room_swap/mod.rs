@@ -161,6 +161,11 @@ impl Game for RoomSwap {
         Some(resolve::opening(state))
     }
 
+    const SEAT_LEAVES: &'static str = "\
+        the seat stays in the rooms as an empty chair whose room is drawn each round like a \
+        default; it scores nothing, its points drop to 0, it cannot be named by a Peek or a \
+        Block, and it gives no Token";
+
     fn withdraw(state: &mut State, player: &PlayerId) -> Result<(), String> {
         state.withdraw(player)
     }

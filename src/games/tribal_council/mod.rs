@@ -158,6 +158,11 @@ impl Game for TribalCouncil {
         Some(RoundResult::without_garnets(&opening, private))
     }
 
+    const SEAT_LEAVES: &'static str = "\
+        at an elimination vote, the player who leaves is the one who goes home, and no vote is \
+        read; from a jury vote, a juror who leaves casts no vote and a finalist who leaves \
+        cannot win";
+
     /// Ruling (README, "A player who leaves"): a player withdrawn from an elimination council
     /// is the one who goes home (the host's way to settle a deadlock the show settles outside
     /// the vote, or a quit); from a jury vote, a juror casts no vote and a finalist cannot win.
