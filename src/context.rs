@@ -47,6 +47,8 @@ pub struct Window {
     pub round: u32,
     pub index: u32,
     pub closed: Option<jiff::Timestamp>,
+    /// The game is over: every player's message is answered so, and nothing is read.
+    pub over: bool,
 }
 
 /// state.toml: the engine's state plus the tick's own bookkeeping.
@@ -247,13 +249,10 @@ impl GameContext {
         }))
     }
 
-    /// The round versions are taken for now (`ingest`): refused when the game is over or not set
-    /// up yet.
+    /// The round versions are taken for now (`ingest`), or the game's end (`over`): refused when
+    /// the game is not set up yet.
     pub fn window<G: Game>(&self) -> Result<Window> {
         let file = match self.load_state::<G>()? {
-            Some(file) if G::is_over(&file.game) => {
-                return Err(Error::Usage("the game is over: nothing to ingest".into()));
-            }
             Some(file) => file,
             None => {
                 return Err(Error::Usage(
@@ -274,6 +273,7 @@ impl GameContext {
             round: G::round(&file.game),
             index,
             closed,
+            over: G::is_over(&file.game),
         })
     }
 

@@ -50,6 +50,10 @@ const COMMON: &[(&str, &str)] = &[
         include_str!("../templates/common/late.txt.tera"),
     ),
     (
+        "common/over.txt.tera",
+        include_str!("../templates/common/over.txt.tera"),
+    ),
+    (
         "common/same.txt.tera",
         include_str!("../templates/common/same.txt.tera"),
     ),
@@ -80,6 +84,8 @@ pub enum Kind {
     Reminder,
     Reject,
     Late,
+    /// The reply to a player's message after the game is over.
+    Over,
     Same,
     /// The reply to a message in which no submission was found.
     Nothing,
@@ -90,7 +96,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 12] = [
         Kind::Public,
         Kind::Private,
         Kind::Ack,
@@ -98,6 +104,7 @@ impl Kind {
         Kind::Reminder,
         Kind::Reject,
         Kind::Late,
+        Kind::Over,
         Kind::Same,
         Kind::Nothing,
         Kind::Host,
@@ -113,6 +120,7 @@ impl Kind {
             Kind::Reminder => "reminder.txt.tera",
             Kind::Reject => "reject.txt.tera",
             Kind::Late => "late.txt.tera",
+            Kind::Over => "over.txt.tera",
             Kind::Same => "same.txt.tera",
             Kind::Nothing => "nothing.txt.tera",
             Kind::Host => "host.txt.tera",
@@ -222,6 +230,7 @@ impl Renderer {
             | Kind::Reminder
             | Kind::Reject
             | Kind::Late
+            | Kind::Over
             | Kind::Same
             | Kind::Nothing
             | Kind::Host

@@ -842,3 +842,80 @@ fn the_acknowledgement_written_by_the_tick_that_closes_the_round_says_it_is_clos
     );
     assert!(!last.contains("You may send new versions"), "{last}");
 }
+
+/// Issue 57: after the game, a player's message still gets one answer (the game is over, with
+/// their last report again), by their own address; nothing in it is read; a stranger's gets none.
+#[test]
+fn a_players_message_after_the_game_is_over_is_answered_with_their_last_report() {
+    let game = example_game();
+    let dir = game.path();
+    crate::support::play_script(dir);
+    let status = adjudicate(["status".as_ref(), dir.as_os_str()]);
+    assert!(
+        status.stdout.contains("The game is over"),
+        "{}",
+        status.stdout
+    );
+    let files = tempfile::tempdir().unwrap();
+    let maildir = files.path().join("mail");
+    for sub in ["new", "cur", "tmp"] {
+        fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    let at = "Mon, 7 Dec 2026 09:00:00 +0000";
+    for (name, from, body) in [
+        (
+            "1.dave",
+            "dave@example.org",
+            "Sorry I am late!\r\nroom = \"attic\"\r\n",
+        ),
+        ("2.zed", "zed@example.net", "buy now\r\n"),
+    ] {
+        let text = mail_at(from, &format!("{name}@x"), at, body);
+        fs::write(maildir.join("new").join(name), text).unwrap();
+    }
+    let run = ingest_at(dir, "--maildir", &maildir, "2026-12-07T09:05:00Z");
+    assert!(
+        run.stderr.lines().all(|l| !l.contains("dave")),
+        "{}",
+        run.stderr
+    );
+    let log = fs::read_to_string(dir.join("ingest.log")).unwrap();
+    assert!(
+        log.contains("1.dave: from dave: the game is over: answered so, with their last report"),
+        "{log}"
+    );
+    let replies: Vec<_> = fs::read_dir(dir.join("outbox"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().contains("-over-"))
+        .collect();
+    let [reply] = &replies[..] else {
+        panic!("one answer, to dave alone: {replies:?}")
+    };
+    let text = fs::read_to_string(reply).unwrap();
+    assert!(
+        header(&text, "To").is_some_and(|t| t.contains("dave@example.org")),
+        "{text}"
+    );
+    let body = crate::support::flat(&text);
+    assert!(
+        body.contains("after the game ended: nothing in it is read"),
+        "{body}"
+    );
+    let last = fs::read_to_string(dir.join("rounds/005/private/dave.txt")).unwrap();
+    let first_line = last.lines().find(|l| !l.is_empty()).unwrap();
+    assert!(body.contains(first_line.trim()), "{body}");
+    // nothing was read into the game, and a second ingest answers nothing twice
+    assert!(!dir.join("rounds/006/submissions/dave.toml").exists());
+    let again = ingest_at(dir, "--maildir", &maildir, "2026-12-07T09:10:00Z");
+    assert!(
+        again.stdout.contains("nothing to ingest"),
+        "{}",
+        again.stdout
+    );
+    // the next tick sends it
+    tick(dir, "2026-12-07T09:15:00Z", &["-q"]);
+    let sent = dir.join("sent").join(reply.file_name().unwrap());
+    assert!(sent.is_file(), "{}", sent.display());
+}

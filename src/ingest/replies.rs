@@ -108,6 +108,27 @@ impl Replies<'_> {
         Ok(true)
     }
 
+    /// Tells a player their message came after the game ended, with their last report again
+    /// (to them alone: their own address, or their chat).
+    pub fn over(&mut self, player: &PlayerId, incoming: &Incoming) -> Result<bool> {
+        if !self.reaches(Some(player))? {
+            return Ok(false);
+        }
+        let arrived = jiff::Timestamp::from_second(incoming.reached).unwrap_or(self.now);
+        let zone = self.ctx.config.zone_of(player);
+        let last = last_report(self.ctx, player);
+        let context = crate::render::OverContext {
+            game: &self.ctx.info_for(&self.info, player),
+            arrived: crate::clock::human_in(arrived, zone),
+            report_round: last.as_ref().map(|(round, _)| *round),
+            report: last.map(|(_, text)| text),
+        };
+        let subject = format!("{}: the game is over", self.info.title);
+        let to = Recipient::Player(player.clone());
+        self.send(to, MailKind::Over, incoming, subject, Kind::Over, &context)?;
+        Ok(true)
+    }
+
     /// Tells a player the message holds the version already on file: acknowledged already (its
     /// version), or still to be (its acknowledgement follows).
     pub fn same(
@@ -286,4 +307,19 @@ impl Replies<'_> {
         let bytes = format_message(&mail, &ctx.config.mail, &ctx.game_key(), to, Vec::new())?;
         write_atomic(&ctx.dir.outbox().join(file), &bytes)
     }
+}
+
+/// A player's last private report (its round, and its text without the signature), if any.
+fn last_report(ctx: &GameContext, player: &PlayerId) -> Option<(u32, String)> {
+    let rounds = std::fs::read_dir(ctx.dir.root().join("rounds")).ok()?;
+    let mut numbers: Vec<u32> = rounds
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .collect();
+    numbers.sort_unstable();
+    numbers.into_iter().rev().find_map(|round| {
+        let text = std::fs::read_to_string(ctx.dir.private(round, player)).ok()?;
+        let text = text.split("\n-- \n").next().unwrap_or(&text).trim_end();
+        Some((round, text.to_owned()))
+    })
 }

@@ -117,6 +117,8 @@ pub(super) struct Run<'a> {
     now: jiff::Timestamp,
     round: u32,
     closed: Option<jiff::Timestamp>,
+    /// The game is over: every message is answered so, none read.
+    over: bool,
     /// "mail" or "chat"
     kind: &'static str,
     report: IngestReport,
@@ -154,6 +156,7 @@ impl<'a> Run<'a> {
             now,
             round: window.round,
             closed: window.closed,
+            over: window.over,
             kind: if chat { "chat" } else { "mail" },
             report: IngestReport {
                 round: window.round,
@@ -226,6 +229,16 @@ impl<'a> Run<'a> {
             );
             self.origins.record(entry);
             self.fates[i] = Fate::Flagged;
+            return Ok(());
+        }
+        if self.over {
+            // every message gets one answer, after the game too (spec README, "Replies")
+            let answered = self.replies.over(&player, incoming)?;
+            let line = match answered {
+                true => "the game is over: answered so, with their last report",
+                false => "the game is over: not used",
+            };
+            self.decide(i, format!("{label}: from {player}: {line}"), false);
             return Ok(());
         }
         let skeleton = crate::result_file::latest_skeleton(self.ctx, self.round, &player);

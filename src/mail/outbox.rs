@@ -23,6 +23,8 @@ pub enum MailKind {
     Reject,
     /// A reply to a message that came too late for its round (ingest).
     Late,
+    /// A reply to a player's message after the game is over (ingest).
+    Over,
     /// The opening announcement and welcome of a game whose first round is round 0.
     Opening,
     Welcome,
@@ -44,7 +46,12 @@ impl MailKind {
     pub fn is_reply(self) -> bool {
         matches!(
             self,
-            MailKind::Ack | MailKind::Reject | MailKind::Late | MailKind::Same | MailKind::Nothing
+            MailKind::Ack
+                | MailKind::Reject
+                | MailKind::Late
+                | MailKind::Over
+                | MailKind::Same
+                | MailKind::Nothing
         )
     }
 
@@ -57,6 +64,7 @@ impl MailKind {
             MailKind::Private => "private",
             MailKind::Reject => "reject",
             MailKind::Late => "late",
+            MailKind::Over => "over",
             MailKind::Opening => "opening",
             MailKind::Welcome => "welcome",
             MailKind::Same => "same",
@@ -75,6 +83,7 @@ impl MailKind {
             MailKind::Ack
             | MailKind::Reject
             | MailKind::Late
+            | MailKind::Over
             | MailKind::Same
             | MailKind::Nothing => "auto-replied",
             MailKind::Notice

@@ -150,6 +150,16 @@ pub struct LateContext<'a> {
     pub resolved_first: bool,
 }
 
+/// The reply to a player's message after the game is over: when it reached the host, and their
+/// last private report again.
+#[derive(Serialize)]
+pub struct OverContext<'a> {
+    pub game: &'a GameInfo,
+    pub arrived: String,
+    pub report: Option<String>,
+    pub report_round: Option<u32>,
+}
+
 /// The reply to a message holding the very version already on file.
 #[derive(Serialize)]
 pub struct SameContext<'a> {

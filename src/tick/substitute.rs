@@ -329,6 +329,7 @@ fn told(title: &str, text: &str) -> Told {
 const TOLD: &[MailKind] = &[
     MailKind::Ack,
     MailKind::Late,
+    MailKind::Over,
     MailKind::Same,
     MailKind::Nothing,
     MailKind::Notice,
