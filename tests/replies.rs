@@ -919,3 +919,54 @@ fn a_players_message_after_the_game_is_over_is_answered_with_their_last_report()
     let sent = dir.join("sent").join(reply.file_name().unwrap());
     assert!(sent.is_file(), "{}", sent.display());
 }
+
+/// Issue 57: the tool's own mail arriving in the host's inbox (a copy of an announcement sent
+/// To: the host, the host's digest) is filed quietly: no answer, not listed as unused, nothing
+/// on stderr.
+#[test]
+fn our_own_mail_in_the_hosts_inbox_is_filed_quietly() {
+    let game = example_game();
+    let dir = game.path();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+    let files = tempfile::tempdir().unwrap();
+    let maildir = files.path().join("mail");
+    for sub in ["new", "cur", "tmp"] {
+        fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    // the announcement's Bcc batch, as the host's server delivers it to the host
+    let announcement = fs::read(dir.join("sent/r000-public-bcc0001-0.eml")).unwrap();
+    let announcement = String::from_utf8(announcement).unwrap();
+    let received = "Received: from mx by host; Wed, 2 Dec 2026 08:01:00 +0000\r\n";
+    fs::write(
+        maildir.join("new/1.ours"),
+        format!("{received}{announcement}"),
+    )
+    .unwrap();
+    // the same, forwarded through a list that rewrote its sender: known by its Message-ID
+    let rewritten = announcement.replacen("From: ", "X-Original-From: ", 1);
+    let rewritten = format!("{received}From: list@lists.example.net\r\n{rewritten}");
+    fs::write(maildir.join("new/2.ours"), rewritten).unwrap();
+    let run = ingest_at(dir, "--maildir", &maildir, "2026-12-02T08:05:00Z");
+    assert_eq!(run.stderr, "", "nothing for the host's stderr");
+    let log = fs::read_to_string(dir.join("ingest.log")).unwrap();
+    assert!(
+        log.contains("1.ours: our own mail (from the game's address); filed"),
+        "{log}"
+    );
+    assert!(
+        log.contains("2.ours: our own mail (its Message-ID is one we make); filed"),
+        "{log}"
+    );
+    let outbox: Vec<_> = fs::read_dir(dir.join("outbox"))
+        .map(|d| d.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(outbox.is_empty(), "no answer: {outbox:?}");
+    let status = adjudicate(["status".as_ref(), dir.as_os_str()]);
+    assert!(!status.stdout.contains("not used"), "{}", status.stdout);
+    let flagged = fs::read_dir(maildir.join("cur"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with('F'))
+        .count();
+    assert_eq!(flagged, 0, "not flagged for the host");
+}

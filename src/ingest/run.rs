@@ -204,6 +204,13 @@ impl<'a> Run<'a> {
             self.fates[i] = Fate::Skipped;
             return Ok(());
         }
+        if let Some(why) = ours(self.ctx, incoming) {
+            // the tool's own mail (a digest, a copy of an announcement) filed quietly: no
+            // answer, not listed as unused, nothing for the host's stderr
+            self.lines[i] = Some(format!("{label}: {why}; filed"));
+            self.fates[i] = Fate::Done;
+            return Ok(());
+        }
         let Some(player) = player_of(self.ctx, incoming, self.kind) else {
             let line = format!(
                 "{label}: from {}, who is not a player: not used, not answered (listed under \"mail not used\"){}",
@@ -605,4 +612,27 @@ fn player_of(ctx: &GameContext, incoming: &Incoming, kind: &str) -> Option<Playe
                 .is_some_and(|e| e.eq_ignore_ascii_case(&incoming.sender)),
         })
         .map(|p| p.id.clone())
+}
+
+/// Why a message is the tool's own (sent from the game's `[mail] from`, or carrying a
+/// Message-ID the tool makes: `<24 hex digits.rNNN.kind@domain>`), if it is.
+fn ours(ctx: &GameContext, incoming: &Incoming) -> Option<&'static str> {
+    let from = crate::mail::from_mailbox(&ctx.config.mail).ok()?;
+    if ctx.config.mail.from.is_some() && incoming.sender.eq_ignore_ascii_case(from.email.as_ref()) {
+        return Some("our own mail (from the game's address)");
+    }
+    let id = incoming.message_id.as_deref()?;
+    let (local, domain) = id.strip_prefix('<')?.strip_suffix('>')?.split_once('@')?;
+    let mut parts = local.split('.');
+    let (hash, round, kind) = (parts.next()?, parts.next()?, parts.next()?);
+    let ours = parts.next().is_none()
+        && hash.len() == 24
+        && hash.bytes().all(|b| b.is_ascii_hexdigit())
+        && round.len() == 4
+        && round.starts_with('r')
+        && round[1..].bytes().all(|b| b.is_ascii_digit())
+        && !kind.is_empty()
+        && kind.bytes().all(|b| b.is_ascii_lowercase())
+        && domain.eq_ignore_ascii_case(from.email.domain());
+    ours.then_some("our own mail (its Message-ID is one we make)")
 }
