@@ -189,9 +189,11 @@ fn read(lines: &[(usize, &str)], keys: &[&str]) -> Extracted {
             if blocks > 1 {
                 notes.push(Note::LastBlock { blocks });
             }
+            // a fenced block is TOML throughout: the lines that go on a statement (an array
+            // over several lines on a phone) are straightened too
             let kept: Vec<(usize, String)> = block
                 .iter()
-                .map(|(i, l)| (*i, normalise(l, keys, &mut notes)))
+                .map(|(i, l)| (*i, normalise(&straighten(l, &mut notes), keys, &mut notes)))
                 .collect();
             Extracted {
                 toml: Ok(join(&kept)),
@@ -246,6 +248,17 @@ fn fenced<'a>(
     Some((blocks.pop()?, count, outside))
 }
 
+/// A TOML line with a phone's curly quotes read as straight ones, noted once.
+fn straighten(line: &str, notes: &mut Vec<Note>) -> String {
+    if !line.contains(['“', '”', '‘', '’', '„']) {
+        return line.to_owned();
+    }
+    if !notes.contains(&Note::CurlyQuotes) {
+        notes.push(Note::CurlyQuotes);
+    }
+    line.replace(['“', '”', '„'], "\"").replace(['‘', '’'], "'")
+}
+
 /// A statement line as the game reads it: curly quotes straightened and a key written with
 /// capitals lowered, each noted once.
 fn normalise(line: &str, keys: &[&str], notes: &mut Vec<Note>) -> String {
@@ -253,13 +266,7 @@ fn normalise(line: &str, keys: &[&str], notes: &mut Vec<Note>) -> String {
     if key_of(trimmed).is_none() && !trimmed.contains('=') {
         return line.to_owned();
     }
-    let mut out = line.to_owned();
-    if out.contains(['“', '”', '‘', '’', '„']) {
-        out = out.replace(['“', '”', '„'], "\"").replace(['‘', '’'], "'");
-        if !notes.contains(&Note::CurlyQuotes) {
-            notes.push(Note::CurlyQuotes);
-        }
-    }
+    let mut out = straighten(line, notes);
     let indent = out.len() - out.trim_start().len();
     if let Some(key) = key_of(&out[indent..]).map(str::to_owned) {
         let lower = key.to_ascii_lowercase();
@@ -310,9 +317,14 @@ fn unfenced(lines: &[(usize, &str)], keys: &[&str], notes: &mut Vec<Note>) -> Ex
             } else {
                 i + 1
             };
+            // the lines it may go on over, their curly quotes straightened as its own are
+            let more: Vec<String> = lines[i + 1..last]
+                .iter()
+                .map(|(_, l)| straighten(l, &mut tried))
+                .collect();
             let text = |e: usize| {
                 let mut s = statement.clone();
-                for (_, l) in &lines[i + 1..e] {
+                for l in &more[..e - i - 1] {
                     s.push('\n');
                     s.push_str(l);
                 }
@@ -328,7 +340,8 @@ fn unfenced(lines: &[(usize, &str)], keys: &[&str], notes: &mut Vec<Note>) -> Ex
                 }
                 kept.push((at, statement));
                 let e = end.unwrap_or(i + 1);
-                kept.extend(lines[i + 1..e].iter().map(|(a, l)| (*a, (*l).to_owned())));
+                let went_on = lines[i + 1..e].iter().zip(&more);
+                kept.extend(went_on.map(|((a, _), l)| (*a, l.clone())));
                 i = e; // broken but meant (ours): the player gets the TOML error
                 continue;
             }
@@ -541,6 +554,20 @@ mod tests {
                 Ok("room = \"cellar\"\n"),
                 vec![Note::CurlyQuotes],
                 vec![1],
+            ),
+            (
+                "curly quotes in an array over several lines",
+                "peek = [\n  \u{201c}bob\u{201d},\n  \u{201c}carol\u{201d}\n]\nroom = \u{201c}attic\u{201d}\n".into(),
+                Ok("peek = [\n  \"bob\",\n  \"carol\"\n]\nroom = \"attic\"\n"),
+                vec![Note::CurlyQuotes],
+                vec![1, 2, 3, 4, 5],
+            ),
+            (
+                "curly quotes in a fenced array over several lines",
+                "```\npeek = [\n  \u{2018}bob\u{2019},\n]\n```\n".into(),
+                Ok("peek = [\n  'bob',\n]\n"),
+                vec![Note::CurlyQuotes],
+                vec![2, 3, 4],
             ),
             (
                 "a signature is not read, even its TOML-looking lines",
