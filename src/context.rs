@@ -415,12 +415,15 @@ impl GameContext {
         }
     }
 
-    /// When the round at `index` was paused, if it is paused now.
+    /// When the round at `index` was paused, if it is paused now. An undo holds the round it
+    /// withdrew as a pause does (issue 57): it waits for the host's correction, and resolves
+    /// once the host resumes it (or forces it).
     pub fn paused(&self, index: u32) -> Option<Timestamp> {
+        let holds = |kind: HostKind| matches!(kind, HostKind::Pause | HostKind::Undo);
         self.actions
             .iter()
-            .rfind(|a| a.index == index && matches!(a.kind, HostKind::Pause | HostKind::Resume))
-            .filter(|a| a.kind == HostKind::Pause)
+            .rfind(|a| a.index == index && (holds(a.kind) || a.kind == HostKind::Resume))
+            .filter(|a| holds(a.kind))
             .map(Action::at)
     }
 

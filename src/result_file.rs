@@ -242,13 +242,34 @@ impl ResultFile {
 
     /// The public announcement alone, from `[public]` (the site's pages show it).
     pub fn render_public(&self, ctx: &GameContext, renderer: &Renderer) -> Result<String> {
-        renderer.render(
+        let text = renderer.render(
             Kind::Public,
             &PublicContext {
                 game: &self.game_info(ctx),
                 public: &self.public,
             },
-        )
+        )?;
+        Ok(self.marked(ctx, text))
+    }
+
+    /// Whether this is a round resolved again after the host withdrew its first results
+    /// (`adjudicate undo`): its reports say "(corrected)" on their first line.
+    fn corrected(&self, ctx: &GameContext) -> bool {
+        !self.meta.opening && self.meta.closed.is_some() && ctx.undos(self.meta.index) > 0
+    }
+
+    /// A report's text, "(corrected)" after its first line's words when the round is resolved
+    /// again, so nobody takes the new reports for a copy of the withdrawn ones.
+    fn marked(&self, ctx: &GameContext, text: String) -> String {
+        if !self.corrected(ctx) {
+            return text;
+        }
+        let end = text.find('\n').unwrap_or(text.len());
+        let mut out = String::with_capacity(text.len() + 12);
+        out.push_str(&text[..end]);
+        out.push_str(" (corrected)");
+        out.push_str(&text[end..]);
+        out
     }
 
     /// Whose seats the reports were written to: at set-up for an opening, else when the round
@@ -319,6 +340,7 @@ impl ResultFile {
                 public: &self.public,
             },
         )?;
+        let public = self.marked(ctx, public);
         let empty = PrivatePart::default();
         // (the table alone: a part per seat is the announcement's, not a report's)
         let view = G::private_view(self.public.table());
@@ -357,7 +379,7 @@ impl ResultFile {
                 &part,
                 self.garnets.get(&p.id).copied().unwrap_or(0),
             );
-            let text = renderer.render_layered(Kind::Private, &context)?;
+            let text = self.marked(ctx, renderer.render_layered(Kind::Private, &context)?);
             Ok((p.id.clone(), each(&p.id, text, &part)?))
         };
         // Private reports are independent: large games render them on every core (rayon hands

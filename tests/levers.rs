@@ -844,17 +844,52 @@ fn undo_withdraws_the_last_round_which_resolves_again_with_what_the_host_correct
         ],
         "2026-12-02T17:02:00Z",
     ));
+    // the round holds until the host says the correction is done (issue 57)
     let run = tick(dir, "2026-12-02T17:05:00Z", &[]);
     assert!(
         run.stdout.contains("received bob version 1: valid"),
         "{}",
         run.stdout
     );
+    assert!(
+        run.stdout
+            .contains("round 1 is paused (since Wed 2 Dec 17:00 UTC)"),
+        "{}",
+        run.stdout
+    );
+    assert!(!dir.join("rounds/001/result.toml").exists());
+    let status = adjudicate(["status".as_ref(), dir.as_os_str()]);
+    assert!(
+        status.stdout.contains("until `adjudicate resume`"),
+        "{}",
+        status.stdout
+    );
+    ok(lever(
+        "resume",
+        dir,
+        &["--reason", "corrected"],
+        "2026-12-02T17:06:00Z",
+    ));
+    let run = tick(dir, "2026-12-02T17:06:00Z", &[]);
     assert!(run.stdout.contains("resolved round 1"), "{}", run.stdout);
     let new = text(&dir.join("rounds/001/result.toml"));
     assert!(!new.contains("defaults = [\"bob\"]"), "{new}");
-    // its reports mailed again under new names; round 2 receives Alice's file again
-    assert_eq!(messages(dir, "r001-private-bob-1").len(), 1);
+    // its reports mailed again under new names, saying they are corrected; round 2 receives
+    // Alice's file again
+    let again = messages(dir, "r001-private-bob-1");
+    assert_eq!(again.len(), 1);
+    let subject = crate::support::header(&again[0], "Subject").unwrap_or_default();
+    assert!(
+        subject.ends_with("your private report (corrected)"),
+        "{subject}"
+    );
+    let public = text(&dir.join("rounds/001/public.txt"));
+    assert!(
+        public.lines().next().unwrap().ends_with(" (corrected)"),
+        "{public}"
+    );
+    let withdrawn = text(&dir.join("rounds/001/withdrawn-1/public.txt"));
+    assert!(!withdrawn.contains("(corrected)"), "{withdrawn}");
     tick(dir, "2026-12-02T17:10:00Z", &["-q"]);
     assert!(text(&dir.join("rounds/002/receipts.toml")).contains("player = \"alice\""));
     // to the end, then replayed

@@ -410,7 +410,8 @@ fn every_shape_of_mail_gets_exactly_one_answer_and_the_round_holds_what_the_play
                 .ends_with(":2,FS")
         })
         .count();
-    assert_eq!(flagged, 3, "the auto-reply, the loop and the stranger");
+    // (our own acknowledgement mailed back to us is filed quietly, not flagged: issue 57)
+    assert_eq!(flagged, 2, "the auto-reply and the stranger");
     let status = adjudicate([
         "status",
         &dir.display().to_string(),
@@ -418,8 +419,8 @@ fn every_shape_of_mail_gets_exactly_one_answer_and_the_round_holds_what_the_play
         "2026-12-02T12:40:00Z",
     ]);
     assert!(
-        status.stdout.contains("Mail not used (2)")
-            && status.stdout.contains("host@example.org")
+        status.stdout.contains("Mail not used (1)")
+            && !status.stdout.contains("host@example.org")
             && status.stdout.contains("zed@example.net"),
         "{}",
         status.stdout

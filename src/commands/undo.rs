@@ -10,8 +10,9 @@ use std::path::PathBuf;
 #[command(
     after_help = "The round's reports move to rounds/NNN/withdrawn-K/, the versions the next round \
 received to its withdrawn-K/, state.toml goes back to just before the round was resolved, and every \
-player is told why. Correct what was wrong first or after (enter, extend): the round resolves again at \
-the next tick once its deadline has passed, or with `round --force`. Mail already sent is not recalled.\n\
+player is told why. The round is then on hold, as if paused: correct what was wrong (enter, extend), then \
+`adjudicate resume` resolves it again at the next tick (or `round --force` at once); its new reports say \
+\"(corrected)\". Mail already sent is not recalled.\n\
 Example: adjudicate undo ~/games/match7 --reason \"Bob's version was entered for Carol\""
 )]
 pub struct Args {
@@ -41,7 +42,7 @@ pub fn run(args: Args) -> Result<u8> {
         },
     )?;
     println!(
-        "{}: round {}'s results withdrawn (recorded as action {} in {}); it resolves again at its next due tick",
+        "{}: round {}'s results withdrawn (recorded as action {} in {}); it is on hold until you correct it and run `adjudicate resume` (or `round --force`)",
         ctx.config.title,
         done.round,
         done.action.n,

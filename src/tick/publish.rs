@@ -28,6 +28,12 @@ pub(super) fn publish<G: Game>(
             format!("{title}: the game begins"),
             format!("{title}: welcome, and your first submission"),
         )
+    } else if result.meta.closed.is_some() && ctx.undos(result.meta.index) > 0 {
+        // resolved again after the host withdrew its first results
+        (
+            format!("{title}: round {round} results (corrected)"),
+            format!("{title}: round {round}, your private report (corrected)"),
+        )
     } else {
         (
             format!("{title}: round {round} results"),
