@@ -83,16 +83,26 @@ impl Archive for GodRace {
         Ok(out)
     }
 
-    /// Every god's space across rounds.
+    /// Every god's space across rounds; a god that finished stands at the goal from the round
+    /// it reached it (it has left `spaces` then: ruling 11).
     fn chart(publics: &[&Table], _names: &Names, title: &str) -> Option<Chart> {
-        let rounds: Vec<(i64, &Table)> = publics
+        let rounds: Vec<(i64, &Table, &Table)> = publics
             .iter()
-            .filter_map(|p| Some((int(p, "round")?, sub(p, "spaces")?)))
+            .filter_map(|p| Some((int(p, "round")?, sub(p, "spaces")?, *p)))
             .collect();
         if rounds.len() < 2 {
             return None;
         }
-        let xs: Vec<String> = rounds.iter().map(|(r, _)| r.to_string()).collect();
+        let opening = publics.iter().copied().find(|p| p.contains_key("goal"));
+        let goal = rounds.iter().find_map(|(_, _, p)| goal(p, opening));
+        let xs: Vec<String> = rounds.iter().map(|(r, ..)| r.to_string()).collect();
+        let space = |god: &str, spaces: &Table, public: &Table| {
+            let finished = || strings(public.get("podium")).iter().any(|g| g == god);
+            spaces
+                .get(god)
+                .and_then(Value::as_integer)
+                .or_else(|| goal.filter(|_| finished()))
+        };
         let series: Vec<Series> = GODS
             .iter()
             .map(|god| Series {
@@ -100,7 +110,7 @@ impl Archive for GodRace {
                 class: (*god).to_owned(),
                 values: rounds
                     .iter()
-                    .map(|(_, spaces)| spaces.get(*god).and_then(Value::as_integer))
+                    .map(|(_, spaces, public)| space(god, spaces, public))
                     .collect(),
             })
             .collect();
@@ -221,6 +231,18 @@ mod tests {
         assert!(svg.contains("White: space 3 of 14"), "{svg}");
         let svg = GodRace::picture(&public, None, &names(), "r", "t").unwrap();
         assert!(svg.contains("White: space 3 of 3"), "{svg}");
+    }
+
+    /// Issue 57: a god that reached the goal is drawn at the goal, not at its last space.
+    #[test]
+    fn the_chart_draws_a_finished_god_at_the_goal() {
+        let opening = table("goal = 14\n");
+        let before = table("round = 6\n[spaces]\nwhite = 12\nblue = 5\n");
+        let after = table("round = 7\npodium = [\"white\"]\n[spaces]\nblue = 6\n");
+        let (_, svg) = GodRace::chart(&[&opening, &before, &after], &names(), "t").unwrap();
+        assert!(svg.contains("White: 12, 14"), "{svg}");
+        assert!(svg.contains("Blue: 5, 6"), "{svg}");
+        assert!(svg.contains("Red: -, -"), "{svg}");
     }
 
     #[test]
