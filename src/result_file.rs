@@ -252,6 +252,28 @@ impl ResultFile {
         Ok(self.marked(ctx, text))
     }
 
+    /// The public announcement as readers in `zone` read its times (`None`: the game's zone).
+    pub fn render_public_in(
+        &self,
+        ctx: &GameContext,
+        renderer: &Renderer,
+        zone: Option<&jiff::tz::TimeZone>,
+    ) -> Result<String> {
+        let game = self.game_info(ctx);
+        let game = match zone {
+            Some(zone) => game.in_zone(Some(zone)),
+            None => game,
+        };
+        let text = renderer.render(
+            Kind::Public,
+            &PublicContext {
+                game: &game,
+                public: &self.public,
+            },
+        )?;
+        Ok(self.marked(ctx, text))
+    }
+
     /// Whether this is a round resolved again after the host withdrew its first results
     /// (`adjudicate undo`): its reports say "(corrected)" on their first line.
     fn corrected(&self, ctx: &GameContext) -> bool {

@@ -82,6 +82,33 @@ fn players_in_three_zones_read_their_own_times_and_the_public_reads_utc() {
         !public.contains("EST") && !public.contains("JST"),
         "{public}"
     );
+    // the mailed announcement reaches each zone in its own words (issue 57), one batch a zone:
+    // the game's first, then each other zone
+    let batches: Vec<(String, String)> = fs::read_dir(dir.join("sent"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("r001-public-bcc"))
+        .map(|n| (n.clone(), sent(dir, &n)))
+        .collect();
+    assert_eq!(batches.len(), 4, "{batches:#?}");
+    for (zone_time, bcc) in [
+        ("deadline Thu 3 Dec 15:00 UTC.", "dave@example.org"),
+        ("Thu 3 Dec 10:00 EST (15:00 UTC)", "alice@example.org"),
+        ("Thu 3 Dec 16:00 CET (15:00 UTC)", "bob@example.org"),
+        (
+            "Fri 4 Dec 00:00 JST (Thu 3 Dec 15:00 UTC)",
+            "carol@example.org",
+        ),
+    ] {
+        let (name, body) = batches
+            .iter()
+            .find(|(_, b)| b.contains(zone_time))
+            .unwrap_or_else(|| panic!("{zone_time}: {batches:#?}"));
+        let raw = text(&dir.join("sent").join(name));
+        let to = crate::support::header(&raw, "Bcc").unwrap_or_default();
+        assert!(to.contains(bcc), "{zone_time}: {to}\n{body}");
+    }
     // an extension reaches each zone in its own words
     let run = adjudicate([
         "extend",

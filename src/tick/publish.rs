@@ -69,19 +69,33 @@ pub(super) fn publish<G: Game>(
         .file_parts(folder.join("result.toml"), result_text);
     mail.plan
         .file(folder.join("public.txt"), reports.public.clone());
-    // The announcement is one message (to the list, or by Bcc in batches), never one per player.
+    // The announcement is one message (to the list, or by Bcc in batches), never one per player;
+    // players who read times in a zone of their own get it in that zone, by batches of their
+    // own (issue 57), as the host's notices do.
     let public_to = match ctx.config.mail.public_to {
-        Some(_) => vec![Recipient::List],
+        Some(_) => vec![(None, Recipient::List)],
         None => bcc_batches(mail),
     };
-    for to in public_to {
+    let mut zoned: Vec<(&jiff::tz::TimeZone, String)> = Vec::new();
+    for (zone, to) in public_to {
+        let body = match zone {
+            None => reports.public.clone(),
+            Some(zone) => match zoned.iter().find(|(z, _)| *z == zone) {
+                Some((_, text)) => text.clone(),
+                None => {
+                    let text = result.render_public_in(ctx, renderer, Some(zone))?;
+                    zoned.push((zone, text.clone()));
+                    text
+                }
+            },
+        };
         mail.queue(Mail {
             round,
             kind: public_kind,
             to,
             seq,
             subject: public_subject.clone(),
-            body: reports.public.clone(),
+            body,
             date: dated,
             in_reply_to: None,
         })?;
@@ -130,21 +144,41 @@ pub(super) fn publish<G: Game>(
 
 /// The players who get the announcement, in id order, as batches of `mail.bcc_batch` (those
 /// without an address are noted as unmailed).
-fn bcc_batches(mail: &mut Mailer<'_>) -> Vec<Recipient> {
+fn bcc_batches<'c>(mail: &mut Mailer<'c>) -> Vec<(Option<&'c jiff::tz::TimeZone>, Recipient)> {
     let config = &mail.ctx.config;
     if !config.mail.transport.queues() {
         return Vec::new();
     }
-    let mut mailed = Vec::new();
+    // the game's zone first, then each other zone in order of first appearance
+    let mut zones: Vec<(Option<&jiff::tz::TimeZone>, Vec<PlayerId>)> = vec![(None, Vec::new())];
     for p in config
         .players_by_id()
         .filter(|p| mail.ctx.left(&p.id).is_none())
     {
-        if p.email.is_some() {
-            mailed.push(p.id.clone());
-        } else {
+        if p.email.is_none() {
             mail.report.unmailed.insert(p.id.clone());
+            continue;
+        }
+        let zone = p.tz.as_ref();
+        match zones.iter_mut().find(|(z, _)| *z == zone) {
+            Some((_, ids)) => ids.push(p.id.clone()),
+            None => zones.push((zone, vec![p.id.clone()])),
         }
     }
-    crate::mail::outbox::batches(&mailed, config.mail.bcc_batch)
+    let mut out = Vec::new();
+    let mut numbered = 0;
+    for (zone, ids) in zones {
+        for batch in crate::mail::outbox::batches(&ids, config.mail.bcc_batch) {
+            numbered += 1;
+            let Recipient::Batch { players, .. } = batch else {
+                continue;
+            };
+            let to = Recipient::Batch {
+                index: numbered,
+                players,
+            };
+            out.push((zone, to));
+        }
+    }
+    out
 }
