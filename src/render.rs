@@ -54,6 +54,10 @@ const COMMON: &[(&str, &str)] = &[
         include_str!("../templates/common/over.txt.tera"),
     ),
     (
+        "common/status.txt.tera",
+        include_str!("../templates/common/status.txt.tera"),
+    ),
+    (
         "common/same.txt.tera",
         include_str!("../templates/common/same.txt.tera"),
     ),
@@ -86,6 +90,8 @@ pub enum Kind {
     Late,
     /// The reply to a player's message after the game is over.
     Over,
+    /// The answer to a player's message that says only `status` (or `help`).
+    Status,
     Same,
     /// The reply to a message in which no submission was found.
     Nothing,
@@ -96,7 +102,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 12] = [
+    pub const ALL: [Kind; 13] = [
         Kind::Public,
         Kind::Private,
         Kind::Ack,
@@ -105,6 +111,7 @@ impl Kind {
         Kind::Reject,
         Kind::Late,
         Kind::Over,
+        Kind::Status,
         Kind::Same,
         Kind::Nothing,
         Kind::Host,
@@ -121,6 +128,7 @@ impl Kind {
             Kind::Reject => "reject.txt.tera",
             Kind::Late => "late.txt.tera",
             Kind::Over => "over.txt.tera",
+            Kind::Status => "status.txt.tera",
             Kind::Same => "same.txt.tera",
             Kind::Nothing => "nothing.txt.tera",
             Kind::Host => "host.txt.tera",
@@ -231,6 +239,7 @@ impl Renderer {
             | Kind::Reject
             | Kind::Late
             | Kind::Over
+            | Kind::Status
             | Kind::Same
             | Kind::Nothing
             | Kind::Host

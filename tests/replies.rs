@@ -971,3 +971,71 @@ fn our_own_mail_in_the_hosts_inbox_is_filed_quietly() {
         .count();
     assert_eq!(flagged, 0, "not flagged for the host");
 }
+
+/// Issue 57: a message that says only `status` (or `help`) is answered with what the tool holds
+/// for the player: their latest version and its verdict, the deadline in their zone, and the
+/// skeleton to send; nothing is read as a version.
+#[test]
+fn status_by_mail_answers_with_the_latest_version_the_deadline_and_the_skeleton() {
+    let game = example_game();
+    let dir = game.path();
+    tick(dir, "2026-12-02T08:00:00Z", &["-q"]);
+    crate::support::submit(dir, 1, "bob", "room = \"cellar\"\n");
+    tick(dir, "2026-12-02T08:30:00Z", &["-q"]);
+    let files = tempfile::tempdir().unwrap();
+    let maildir = files.path().join("mail");
+    for sub in ["new", "cur", "tmp"] {
+        fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    let at = "Wed, 2 Dec 2026 09:00:00 +0000";
+    for (name, from, body) in [
+        ("1.bob", "bob@example.org", "status\r\n\r\n-- \r\nBob\r\n"),
+        ("2.carol", "carol@example.org", "Help!\r\n"),
+    ] {
+        let text = mail_at(from, &format!("{name}@x"), at, body);
+        fs::write(maildir.join("new").join(name), text).unwrap();
+    }
+    ingest_at(dir, "--maildir", &maildir, "2026-12-02T09:05:00Z");
+    let log = fs::read_to_string(dir.join("ingest.log")).unwrap();
+    assert!(
+        log.contains("1.bob: from bob: asked for their status; answered"),
+        "{log}"
+    );
+    let answer = |player: &str| {
+        let found: Vec<_> = fs::read_dir(dir.join("outbox"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                name.contains(&format!("-status-{player}-"))
+            })
+            .collect();
+        assert_eq!(found.len(), 1, "{player}: one answer: {found:?}");
+        crate::support::flat(&fs::read_to_string(&found[0]).unwrap())
+    };
+    let bob = answer("bob");
+    for line in [
+        "Your latest version of round 1 is version 1, received Wed 2 Dec 08:30 UTC. It is valid.",
+        "room = \"cellar\"",
+        "The deadline is Wed 2 Dec 15:00 UTC.",
+        "To send a version, reply with this, edited:",
+    ] {
+        assert!(bob.contains(line), "{line:?} not in {bob}");
+    }
+    let carol = answer("carol");
+    assert!(
+        carol.contains("We have no version of yours for round 1 yet."),
+        "{carol}"
+    );
+    assert!(carol.contains("room = "), "the skeleton: {carol}");
+    // nothing was read as a version
+    tick(dir, "2026-12-02T09:10:00Z", &["-q"]);
+    let receipts = fs::read_to_string(dir.join("rounds/001/receipts.toml")).unwrap();
+    assert!(!receipts.contains("carol"), "{receipts}");
+    assert_eq!(
+        receipts.matches("player = \"bob\"").count(),
+        1,
+        "{receipts}"
+    );
+}

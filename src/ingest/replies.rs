@@ -129,6 +129,47 @@ impl Replies<'_> {
         Ok(true)
     }
 
+    /// Answers a player who asked for their `status`: their latest version of the round, the
+    /// deadline in their zone, and the skeleton to send.
+    pub fn status(&mut self, player: &PlayerId, incoming: &Incoming, round: u32) -> Result<bool> {
+        if !self.reaches(Some(player))? {
+            return Ok(false);
+        }
+        let ctx = self.ctx;
+        let receipts = crate::receipts::Receipts::load(&ctx.dir, &ctx.config, round)?;
+        let latest = receipts.list.iter().rev().find(|r| r.player == *player);
+        let text = latest.and_then(|r| {
+            let copy = ctx.dir.received(round, player, r.n);
+            std::fs::read_to_string(copy).ok()
+        });
+        let received_at = latest.and_then(|r| {
+            let at = r.reached.as_deref().unwrap_or(&r.at);
+            let at = crate::clock::parse_instant(at).ok()?;
+            Some(ctx.human_for(player, at))
+        });
+        let context = crate::render::StatusContext {
+            game: &ctx.info_for(&self.info, player),
+            version: latest.map(|r| r.n),
+            received_at,
+            valid: latest.is_some_and(|r| r.valid),
+            late: latest.is_some_and(|r| r.late),
+            problems: latest.map(|r| r.problems.clone()).unwrap_or_default(),
+            text: text.map(|t| t.trim_end().to_owned()),
+            skeleton: crate::result_file::latest_skeleton(ctx, round, player),
+        };
+        let subject = format!("{}: round {round}, your status", self.info.title);
+        let to = Recipient::Player(player.clone());
+        self.send(
+            to,
+            MailKind::Status,
+            incoming,
+            subject,
+            Kind::Status,
+            &context,
+        )?;
+        Ok(true)
+    }
+
     /// Tells a player the message holds the version already on file: acknowledged already (its
     /// version), or still to be (its acknowledgement follows).
     pub fn same(

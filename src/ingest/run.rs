@@ -5,7 +5,7 @@
 //! round's window, never a `Game`.
 
 use super::extract;
-use super::message::Incoming;
+use super::message::{Content, Incoming};
 use super::nothing::Nothing;
 use super::origins::{Origin, Origins, Unused, origins_path, read_origins};
 use super::replies::Replies;
@@ -246,6 +246,24 @@ impl<'a> Run<'a> {
                 false => "the game is over: not used",
             };
             self.decide(i, format!("{label}: from {player}: {line}"), false);
+            return Ok(());
+        }
+        if asks_status(incoming) {
+            // njudge's LIST: what the tool holds for them, by return of mail
+            let told = self.replies.status(&player, incoming, self.round)?;
+            let entry = self.unused(
+                Some(&player),
+                incoming,
+                "asked for their status".into(),
+                told,
+            );
+            self.origins.record(entry);
+            let answer = if told { "answered" } else { NOT_TOLD };
+            self.decide(
+                i,
+                format!("{label}: from {player}: asked for their status; {answer}"),
+                false,
+            );
             return Ok(());
         }
         let skeleton = crate::result_file::latest_skeleton(self.ctx, self.round, &player);
@@ -635,4 +653,24 @@ fn ours(ctx: &GameContext, incoming: &Incoming) -> Option<&'static str> {
         && kind.bytes().all(|b| b.is_ascii_lowercase())
         && domain.eq_ignore_ascii_case(from.email.domain());
     ours.then_some("our own mail (its Message-ID is one we make)")
+}
+
+/// Whether a message's own text is only `status` or `help` (any case, a full stop allowed):
+/// a player asking what the tool holds for them.
+fn asks_status(incoming: &Incoming) -> bool {
+    let Content::Text {
+        body,
+        attachment: None,
+    } = &incoming.content
+    else {
+        return false;
+    };
+    let own: Vec<&str> = body
+        .lines()
+        .map(str::trim)
+        .take_while(|l| *l != "--" && !l.starts_with('>'))
+        .filter(|l| !l.is_empty())
+        .collect();
+    matches!(own.as_slice(), [word] if ["status", "help"]
+        .contains(&word.trim_end_matches(['.', '!', '?']).to_ascii_lowercase().as_str()))
 }

@@ -25,6 +25,8 @@ pub enum MailKind {
     Late,
     /// A reply to a player's message after the game is over (ingest).
     Over,
+    /// The answer to a player's `status` (or `help`) by mail (ingest).
+    Status,
     /// The opening announcement and welcome of a game whose first round is round 0.
     Opening,
     Welcome,
@@ -50,6 +52,7 @@ impl MailKind {
                 | MailKind::Reject
                 | MailKind::Late
                 | MailKind::Over
+                | MailKind::Status
                 | MailKind::Same
                 | MailKind::Nothing
         )
@@ -65,6 +68,7 @@ impl MailKind {
             MailKind::Reject => "reject",
             MailKind::Late => "late",
             MailKind::Over => "over",
+            MailKind::Status => "status",
             MailKind::Opening => "opening",
             MailKind::Welcome => "welcome",
             MailKind::Same => "same",
@@ -84,6 +88,7 @@ impl MailKind {
             | MailKind::Reject
             | MailKind::Late
             | MailKind::Over
+            | MailKind::Status
             | MailKind::Same
             | MailKind::Nothing => "auto-replied",
             MailKind::Notice

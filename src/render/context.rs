@@ -160,6 +160,20 @@ pub struct OverContext<'a> {
     pub report_round: Option<u32>,
 }
 
+/// The answer to `status` by mail: the player's latest version of the round (its text as
+/// archived, its verdict), the deadline, and the skeleton to send.
+#[derive(Serialize)]
+pub struct StatusContext<'a> {
+    pub game: &'a GameInfo,
+    pub version: Option<u32>,
+    pub received_at: Option<String>,
+    pub valid: bool,
+    pub late: bool,
+    pub problems: Vec<String>,
+    pub text: Option<String>,
+    pub skeleton: Option<String>,
+}
+
 /// The reply to a message holding the very version already on file.
 #[derive(Serialize)]
 pub struct SameContext<'a> {

@@ -330,6 +330,7 @@ const TOLD: &[MailKind] = &[
     MailKind::Ack,
     MailKind::Late,
     MailKind::Over,
+    MailKind::Status,
     MailKind::Same,
     MailKind::Nothing,
     MailKind::Notice,
