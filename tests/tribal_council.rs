@@ -272,3 +272,46 @@ fn simulate_plays_councils_and_a_voting_bloc_survives_more_often_than_random_vot
     assert!(wins("bloc") > wins("random") + 5.0, "{}", run.stdout);
     assert!(run.stdout.contains("no winner: 0.0%"), "{}", run.stdout);
 }
+
+/// Issue 57: at a tied jury vote the finalist who draws the odd rock is out of the running; the
+/// other wins, and the announcement says so in that order.
+#[test]
+fn at_a_tied_jury_the_odd_rock_is_out_of_the_running_and_the_other_wins() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let finalist = "finalist = true";
+    let players = [
+        ("a", finalist),
+        ("b", finalist),
+        ("c", ""),
+        ("d", ""),
+        ("e", ""),
+        ("f", ""),
+    ];
+    council(dir, "mode = \"jury\"", &players);
+    tick(dir, NOW, &["-q"]);
+    for (p, v) in [("c", "a"), ("d", "b"), ("e", "a"), ("f", "b")] {
+        submit(dir, 1, p, &format!("vote = \"{v}\"\n"));
+    }
+    tick(dir, NOW, &["-q", "--force"]);
+    let result: toml::Table = toml::from_str(&text(&dir.join("rounds/001/result.toml"))).unwrap();
+    let out = result["public"]["rocks"]["out"]
+        .as_str()
+        .unwrap()
+        .to_uppercase();
+    let winner = result["public"]["winner"].as_str().unwrap().to_uppercase();
+    assert_ne!(out, winner, "the odd rock loses");
+    let public = text(&dir.join("rounds/001/public.txt"));
+    let flat = public.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&format!(
+            "{out} drew the odd rock and is out of the running."
+        )),
+        "{public}"
+    );
+    assert!(
+        flat.contains(&format!("The winner of Day 12: Tribal Council: {winner}.")),
+        "{public}"
+    );
+    ok(adjudicate(["replay".as_ref(), dir.as_os_str()]));
+}

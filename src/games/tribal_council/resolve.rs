@@ -29,7 +29,11 @@ pub struct Ballot {
 #[derive(Serialize)]
 struct Rocks {
     drew: Vec<PlayerId>,
+    /// Who drew the odd rock: out of the game, or (a jury) out of the running.
     out: PlayerId,
+    /// A jury's later draws, while more than one finalist is left in the running (ruling 7).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    then_out: Vec<PlayerId>,
 }
 
 #[derive(Serialize)]
@@ -284,7 +288,7 @@ fn decide(
                 leaders
             };
             public.tied = tied.clone();
-            Some((rocks(public, seed, state.round, tied), "rocks"))
+            Some((jury_rocks(public, seed, state.round, tied), "rocks"))
         }
         (Mode::Elimination, []) if open.len() == 1 => Some((open[0].clone(), "alone")),
         (Mode::Elimination, []) if state.stage == Stage::First => {
@@ -345,8 +349,30 @@ fn rocks(public: &mut Public, seed: u64, round: u32, drew: Vec<PlayerId>) -> Pla
     public.rocks = Some(Rocks {
         drew,
         out: out.clone(),
+        then_out: Vec::new(),
     });
     out
+}
+
+/// A tied jury's rock draws (ruling 7): the finalist who draws the odd rock is out of the
+/// running, and the rest draw again, from the same stream, until one is left: the winner.
+fn jury_rocks(public: &mut Public, seed: u64, round: u32, tied: Vec<PlayerId>) -> PlayerId {
+    let mut rng = rng::stream(seed, round, "tribal-council/rocks");
+    let mut left = tied.clone();
+    let mut out = Vec::new();
+    while left.len() > 1 {
+        let odd = left.choose(&mut rng).expect("someone draws").clone();
+        left.retain(|p| *p != odd);
+        out.push(odd);
+    }
+    let winner = left.pop().expect("one finalist is left");
+    let first = out.remove(0);
+    public.rocks = Some(Rocks {
+        drew: tied,
+        out: first,
+        then_out: out,
+    });
+    winner
 }
 
 /// The ballots in reading order: drawn from the seed, then the last counted vote for `decided`
