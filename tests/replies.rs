@@ -1018,7 +1018,7 @@ fn status_by_mail_answers_with_the_latest_version_the_deadline_and_the_skeleton(
     for line in [
         "Your latest version of round 1 is version 1, received Wed 2 Dec 08:30 UTC. It is valid.",
         "room = \"cellar\"",
-        "The deadline is Wed 2 Dec 15:00 UTC.",
+        "The deadline is Wed 2 Dec 15:00 UTC, in 5 h 55 min.",
         "To send a version, reply with this, edited:",
     ] {
         assert!(bob.contains(line), "{line:?} not in {bob}");

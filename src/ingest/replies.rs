@@ -154,7 +154,16 @@ impl Replies<'_> {
             valid: latest.is_some_and(|r| r.valid),
             late: latest.is_some_and(|r| r.late),
             problems: latest.map(|r| r.problems.clone()).unwrap_or_default(),
-            text: text.map(|t| t.trim_end().to_owned()),
+            // the version as the player wrote it, set off from the words around it
+            text: text.map(|t| {
+                let lines: Vec<String> = t.trim_end().lines().map(|l| format!("  {l}")).collect();
+                lines.join("\n")
+            }),
+            left: self
+                .info
+                .deadline_at
+                .filter(|d| *d > self.now)
+                .map(|d| crate::clock::relative(self.now, d)),
             skeleton: crate::result_file::latest_skeleton(ctx, round, player),
         };
         let subject = format!("{}: round {round}, your status", self.info.title);

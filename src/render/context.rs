@@ -171,6 +171,8 @@ pub struct StatusContext<'a> {
     pub late: bool,
     pub problems: Vec<String>,
     pub text: Option<String>,
+    /// The time left before the deadline ("in 5 h 55 min").
+    pub left: Option<String>,
     pub skeleton: Option<String>,
 }
 
