@@ -54,6 +54,14 @@ pub struct Receipt {
 }
 
 impl Receipts {
+    /// Whether a tick received a version after `at` (a receipt's `at`): something happened in
+    /// the round since a host's action taken then.
+    pub fn received_after(&self, at: jiff::Timestamp) -> bool {
+        self.list
+            .iter()
+            .any(|r| crate::clock::parse_instant(&r.at).is_ok_and(|t| t > at))
+    }
+
     /// A round's receipts (none if the file does not exist yet), checked against game.toml.
     pub fn load(dir: &GameDir, config: &GameConfig, round: u32) -> Result<Receipts> {
         let path = dir.receipts(round);

@@ -267,6 +267,13 @@ pub fn explain_edit(path: &Path) -> Option<Error> {
     crate::games::dispatch(ctx.config.game, check).err()
 }
 
+/// The table a `[table]` or `[[table]]` header line names.
+fn header(line: &str) -> Option<&str> {
+    line.strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+        .map(|h| h.trim_matches(['[', ']']))
+}
+
 /// The first key of a TOML file whose line differs from the expected text (`[table]` headers
 /// followed), and what the archive has there.
 fn first_key_difference(actual: &[u8], expected: &[u8]) -> (String, String) {
@@ -280,11 +287,6 @@ fn first_key_difference(actual: &[u8], expected: &[u8]) -> (String, String) {
             let shown = line.unwrap_or("");
             // the archive's key there (a value changed, a key added); where the archive has
             // none (a table removed, the file ends), the table or key the rules give
-            let header = |l: &str| {
-                l.strip_prefix('[')
-                    .and_then(|h| h.strip_suffix(']'))
-                    .map(|h| h.trim_matches(['[', ']']).to_owned())
-            };
             let name = |l: &str| match header(l) {
                 Some(_) => String::new(),
                 None => l.split('=').next().unwrap_or("").trim().to_owned(),
@@ -295,7 +297,7 @@ fn first_key_difference(actual: &[u8], expected: &[u8]) -> (String, String) {
             };
             let key = match (name(shown), header(e), name(e)) {
                 (key, ..) if !key.is_empty() => in_table(key),
-                (_, Some(header), _) => header,
+                (_, Some(header), _) => header.to_owned(),
                 (_, None, key) if !key.is_empty() => in_table(key),
                 _ => table.clone(),
             };
@@ -306,8 +308,8 @@ fn first_key_difference(actual: &[u8], expected: &[u8]) -> (String, String) {
             };
             return (key, what);
         }
-        if let Some(header) = e.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-            table = header.trim_matches(['[', ']']).to_owned();
+        if let Some(header) = header(e) {
+            table = header.to_owned();
         }
     }
     (table, "the archive has more than the rules give".to_owned())

@@ -242,14 +242,7 @@ impl ResultFile {
 
     /// The public announcement alone, from `[public]` (the site's pages show it).
     pub fn render_public(&self, ctx: &GameContext, renderer: &Renderer) -> Result<String> {
-        let text = renderer.render(
-            Kind::Public,
-            &PublicContext {
-                game: &self.game_info(ctx),
-                public: &self.public,
-            },
-        )?;
-        Ok(self.marked(ctx, text))
+        self.render_public_in(ctx, renderer, None)
     }
 
     /// The public announcement as readers in `zone` read its times (`None`: the game's zone).
@@ -276,7 +269,7 @@ impl ResultFile {
 
     /// Whether this is a round resolved again after the host withdrew its first results
     /// (`adjudicate undo`): its reports say "(corrected)" on their first line.
-    fn corrected(&self, ctx: &GameContext) -> bool {
+    pub fn corrected(&self, ctx: &GameContext) -> bool {
         !self.meta.opening && self.meta.closed.is_some() && ctx.undos(self.meta.index) > 0
     }
 
@@ -446,6 +439,12 @@ fn private_section(id: &PlayerId, part: &serde_json::Value) -> String {
         }
         None => by_crate(),
     }
+}
+
+/// A report's (or any message's) text without its signature: every one ends with the same
+/// `-- ` line and what follows.
+pub fn without_signature(text: &str) -> &str {
+    text.split("\n-- \n").next().unwrap_or(text).trim_end()
 }
 
 /// The skeleton that ends `player`'s latest report (the one that asked for `round`: the previous

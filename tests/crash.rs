@@ -564,6 +564,24 @@ fn room_swap_in(root: &Path) -> PathBuf {
     game
 }
 
+/// `ingest` of `{root}/game` from `source` at 10:00, run again (it finds nothing new), then the
+/// tick at `then` that receives what it wrote.
+fn ingest_shape(name: &str, start: tempfile::TempDir, source: [&str; 2], then: &str) -> Shape {
+    let mut ingest = args(&["ingest", "{root}/game"]);
+    ingest.extend(args(&source));
+    ingest.extend(args(&["--now", "2026-12-02T10:00:00Z"]));
+    let tick = args(&["round", "{root}/game", "--now", then, "-q", "--no-send"]);
+    Shape {
+        name: name.into(),
+        start,
+        run: ingest.clone(),
+        next: vec![ingest, tick],
+        recorded: false,
+        full: false,
+        redo_unless: None,
+    }
+}
+
 #[test]
 fn an_ingest_of_a_maildir_killed_anywhere_is_finished_by_the_next() {
     let start = tempfile::tempdir().unwrap();
@@ -610,31 +628,12 @@ fn an_ingest_of_a_maildir_killed_anywhere_is_finished_by_the_next() {
         let text = crate::replies::mail_at(from, id, when, body);
         fs::write(maildir.join("new").join(name), text).unwrap();
     }
-    let ingest = args(&[
-        "ingest",
-        "{root}/game",
-        "--maildir",
-        "{root}/mail",
-        "--now",
-        "2026-12-02T10:00:00Z",
-    ]);
-    let tick = args(&[
-        "round",
-        "{root}/game",
-        "--now",
-        "2026-12-02T10:00:00Z",
-        "-q",
-        "--no-send",
-    ]);
-    matrix(Shape {
-        name: "ingest of a Maildir".into(),
+    matrix(ingest_shape(
+        "ingest of a Maildir",
         start,
-        run: ingest.clone(),
-        next: vec![ingest, tick],
-        recorded: false,
-        full: false,
-        redo_unless: None,
-    });
+        ["--maildir", "{root}/mail"],
+        "2026-12-02T10:00:00Z",
+    ));
 }
 
 #[test]
@@ -663,31 +662,12 @@ fn an_ingest_of_a_chat_export_killed_anywhere_is_finished_by_the_next() {
     let json = serde_json::json!({ "guild": { "name": "ORG" }, "channel": { "name": "game" },
         "messages": messages });
     fs::write(start.path().join("chat.json"), json.to_string()).unwrap();
-    let ingest = args(&[
-        "ingest",
-        "{root}/game",
-        "--chat",
-        "{root}/chat.json",
-        "--now",
-        "2026-12-02T10:00:00Z",
-    ]);
-    let tick = args(&[
-        "round",
-        "{root}/game",
-        "--now",
-        "2026-12-02T10:01:00Z",
-        "-q",
-        "--no-send",
-    ]);
-    matrix(Shape {
-        name: "ingest of a chat export".into(),
+    matrix(ingest_shape(
+        "ingest of a chat export",
         start,
-        run: ingest.clone(),
-        next: vec![ingest, tick],
-        recorded: false,
-        full: false,
-        redo_unless: None,
-    });
+        ["--chat", "{root}/chat.json"],
+        "2026-12-02T10:01:00Z",
+    ));
 }
 
 #[test]

@@ -14,6 +14,27 @@ fn game() -> tempfile::TempDir {
     everyone_but_bob("")
 }
 
+/// Bob's mail reaches the host at 16:00, after round 1's scheduled deadline (Wed 2 Dec 15:00):
+/// ingest reads it at 16:05, and the tick at 16:10 receives it as a valid version (the deadline
+/// moved, or the round is paused).
+fn bobs_mail_counts_after_the_old_deadline(dir: &Path) {
+    let eml = bobs_mail(dir, "16:00");
+    ok(adjudicate([
+        "ingest".as_ref(),
+        dir.as_os_str(),
+        "--eml".as_ref(),
+        eml.as_os_str(),
+        "--now".as_ref(),
+        "2026-12-02T16:05:00Z".as_ref(),
+    ]));
+    let run = tick(dir, "2026-12-02T16:10:00Z", &[]);
+    assert!(
+        run.stdout.contains("received bob version 1: valid"),
+        "{}",
+        run.stdout
+    );
+}
+
 #[test]
 fn a_game_extended_twice_paused_over_its_deadline_and_resumed_plays_to_its_end_and_replays() {
     let game = game();
@@ -37,21 +58,7 @@ fn a_game_extended_twice_paused_over_its_deadline_and_resumed_plays_to_its_end_a
     );
     assert!(notice.contains("Why: Bob is travelling"), "{notice}");
     // 2. Bob's mail reaches the host after the old deadline, before the new one: it counts
-    let eml = bobs_mail(dir, "16:00");
-    ok(adjudicate([
-        "ingest".as_ref(),
-        dir.as_os_str(),
-        "--eml".as_ref(),
-        eml.as_os_str(),
-        "--now".as_ref(),
-        "2026-12-02T16:05:00Z".as_ref(),
-    ]));
-    let run = tick(dir, "2026-12-02T16:10:00Z", &[]);
-    assert!(
-        run.stdout.contains("received bob version 1: valid"),
-        "{}",
-        run.stdout
-    );
+    bobs_mail_counts_after_the_old_deadline(dir);
     assert!(
         !dir.join("rounds/001/result.toml").exists(),
         "the old deadline resolves nothing"
@@ -234,21 +241,7 @@ fn a_version_that_reaches_the_host_during_a_pause_after_the_old_deadline_counts(
         "2026-12-02T10:00:00Z",
     ));
     // the old deadline (Wed 2 Dec 15:00) passes; Bob's mail reaches the host at 16:00
-    let eml = bobs_mail(dir, "16:00");
-    ok(adjudicate([
-        "ingest".as_ref(),
-        dir.as_os_str(),
-        "--eml".as_ref(),
-        eml.as_os_str(),
-        "--now".as_ref(),
-        "2026-12-02T16:05:00Z".as_ref(),
-    ]));
-    let run = tick(dir, "2026-12-02T16:10:00Z", &[]);
-    assert!(
-        run.stdout.contains("received bob version 1: valid"),
-        "{}",
-        run.stdout
-    );
+    bobs_mail_counts_after_the_old_deadline(dir);
     let receipts = text(&dir.join("rounds/001/receipts.toml"));
     assert!(!receipts.contains("late = true"), "{receipts}");
     let ack = flat(&messages(dir, "r001-ack-bob-1")[0]);

@@ -209,8 +209,9 @@ fn a_round_resolves_at_its_deadline_and_not_before() {
     );
 }
 
-#[test]
-fn early_close_resolves_once_every_player_has_a_valid_room() {
+/// The Room Swap example with `early_close = true` and all six players' round 1 files (not yet
+/// received).
+fn early_closing_with_all_six() -> tempfile::TempDir {
     let game = example_game();
     let dir = game.path();
     edit_game_toml(
@@ -219,6 +220,13 @@ fn early_close_resolves_once_every_player_has_a_valid_room() {
         "every = \"24h\"\nearly_close = true",
     );
     all_six(dir, 1);
+    game
+}
+
+#[test]
+fn early_close_resolves_once_every_player_has_a_valid_room() {
+    let game = early_closing_with_all_six();
+    let dir = game.path();
     submit(dir, 1, "frank", "room = \"garden\"\n");
     tick(dir, BEFORE_DEADLINE, &["-q"]);
     assert!(
@@ -235,14 +243,8 @@ fn early_close_resolves_once_every_player_has_a_valid_room() {
 /// later one.
 #[test]
 fn early_close_waits_while_a_players_latest_version_is_invalid() {
-    let game = example_game();
+    let game = early_closing_with_all_six();
     let dir = game.path();
-    edit_game_toml(
-        dir,
-        "every = \"24h\"",
-        "every = \"24h\"\nearly_close = true",
-    );
-    all_six(dir, 1);
     fs::remove_file(dir.join("rounds/001/submissions/bob.toml")).unwrap();
     tick(dir, BEFORE_DEADLINE, &["-q"]);
     // Frank's second version is invalid (his first room stays on file); Bob's first arrives

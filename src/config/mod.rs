@@ -292,6 +292,24 @@ impl GameConfig {
         self.schedule.as_ref().and_then(|s| s.zone.as_ref())
     }
 
+    /// `players` grouped by the zone of their own they read times in (`None`: none, the game's
+    /// zone), in the order given: the game's zone first, then each other zone in order of first
+    /// appearance. Public texts go out one Bcc batch per zone.
+    pub fn by_zone(
+        &self,
+        players: impl IntoIterator<Item = PlayerId>,
+    ) -> Vec<(Option<&TimeZone>, Vec<PlayerId>)> {
+        let mut groups: Vec<(Option<&TimeZone>, Vec<PlayerId>)> = vec![(None, Vec::new())];
+        for id in players {
+            let own = self.player(&id).and_then(|p| p.tz.as_ref());
+            match groups.iter_mut().find(|(z, _)| *z == own) {
+                Some((_, ids)) => ids.push(id),
+                None => groups.push((own, vec![id])),
+            }
+        }
+        groups
+    }
+
     /// The time zone `player` reads times in: their own, else the game's.
     pub fn zone_of(&self, player: &PlayerId) -> Option<&TimeZone> {
         self.player(player)

@@ -369,7 +369,7 @@ fn last_report(ctx: &GameContext, player: &PlayerId) -> Option<(u32, String)> {
     numbers.sort_unstable();
     numbers.into_iter().rev().find_map(|round| {
         let text = std::fs::read_to_string(ctx.dir.private(round, player)).ok()?;
-        let text = text.split("\n-- \n").next().unwrap_or(&text).trim_end();
+        let text = crate::result_file::without_signature(&text);
         Some((round, text.to_owned()))
     })
 }

@@ -238,33 +238,24 @@ impl<'a> Run<'a> {
             self.fates[i] = Fate::Flagged;
             return Ok(());
         }
+        self.sort_out_from_player(i, label, player, incoming, items)
+    }
+
+    /// Message `i` from `player`: answered now (the game is over, `status`, no submission, a
+    /// token problem, before the previous round closed), or kept as their candidate version.
+    fn sort_out_from_player(
+        &mut self,
+        i: usize,
+        label: &str,
+        player: PlayerId,
+        incoming: &Incoming,
+        items: &[Item],
+    ) -> Result<()> {
         if self.over {
-            // every message gets one answer, after the game too (spec README, "Replies")
-            let answered = self.replies.over(&player, incoming)?;
-            let line = match answered {
-                true => "the game is over: answered so, with their last report",
-                false => "the game is over: not used",
-            };
-            self.decide(i, format!("{label}: from {player}: {line}"), false);
-            return Ok(());
+            return self.game_over(i, label, &player, incoming);
         }
         if asks_status(incoming) {
-            // njudge's LIST: what the tool holds for them, by return of mail
-            let told = self.replies.status(&player, incoming, self.round)?;
-            let entry = self.unused(
-                Some(&player),
-                incoming,
-                "asked for their status".into(),
-                told,
-            );
-            self.origins.record(entry);
-            let answer = if told { "answered" } else { NOT_TOLD };
-            self.decide(
-                i,
-                format!("{label}: from {player}: asked for their status; {answer}"),
-                false,
-            );
-            return Ok(());
+            return self.status(i, label, &player, incoming);
         }
         let skeleton = crate::result_file::latest_skeleton(self.ctx, self.round, &player);
         let found = incoming.submission(self.keys, skeleton.as_deref());
@@ -316,6 +307,42 @@ impl<'a> Run<'a> {
             self.fates[p] = Fate::Done;
             *self.replaced.entry(player.clone()).or_default() += 1;
         }
+        Ok(())
+    }
+
+    /// Message `i` after the game is over: every message gets one answer, after the game too
+    /// (spec README, "Replies"), and nothing is read.
+    fn game_over(
+        &mut self,
+        i: usize,
+        label: &str,
+        player: &PlayerId,
+        incoming: &Incoming,
+    ) -> Result<()> {
+        let line = match self.replies.over(player, incoming)? {
+            true => "the game is over: answered so, with their last report",
+            false => "the game is over: not used",
+        };
+        self.decide(i, format!("{label}: from {player}: {line}"), false);
+        Ok(())
+    }
+
+    /// Message `i` asks for the player's `status` (njudge's LIST): what the tool holds for them,
+    /// by return of mail; recorded as a message that gave no version.
+    fn status(
+        &mut self,
+        i: usize,
+        label: &str,
+        player: &PlayerId,
+        incoming: &Incoming,
+    ) -> Result<()> {
+        let told = self.replies.status(player, incoming, self.round)?;
+        let why = "asked for their status".to_owned();
+        let entry = self.unused(Some(player), incoming, why, told);
+        self.origins.record(entry);
+        let answer = if told { "answered" } else { NOT_TOLD };
+        let line = format!("{label}: from {player}: asked for their status; {answer}");
+        self.decide(i, line, false);
         Ok(())
     }
 
@@ -633,26 +660,16 @@ fn player_of(ctx: &GameContext, incoming: &Incoming, kind: &str) -> Option<Playe
 }
 
 /// Why a message is the tool's own (sent from the game's `[mail] from`, or carrying a
-/// Message-ID the tool makes: `<24 hex digits.rNNN.kind@domain>`), if it is.
+/// Message-ID the tool makes), if it is.
 fn ours(ctx: &GameContext, incoming: &Incoming) -> Option<&'static str> {
-    let from = crate::mail::from_mailbox(&ctx.config.mail).ok()?;
-    if ctx.config.mail.from.is_some() && incoming.sender.eq_ignore_ascii_case(from.email.as_ref()) {
+    let mail = &ctx.config.mail;
+    let from = crate::mail::from_mailbox(mail).ok()?;
+    if mail.from.is_some() && incoming.sender.eq_ignore_ascii_case(from.email.as_ref()) {
         return Some("our own mail (from the game's address)");
     }
     let id = incoming.message_id.as_deref()?;
-    let (local, domain) = id.strip_prefix('<')?.strip_suffix('>')?.split_once('@')?;
-    let mut parts = local.split('.');
-    let (hash, round, kind) = (parts.next()?, parts.next()?, parts.next()?);
-    let ours = parts.next().is_none()
-        && hash.len() == 24
-        && hash.bytes().all(|b| b.is_ascii_hexdigit())
-        && round.len() == 4
-        && round.starts_with('r')
-        && round[1..].bytes().all(|b| b.is_ascii_digit())
-        && !kind.is_empty()
-        && kind.bytes().all(|b| b.is_ascii_lowercase())
-        && domain.eq_ignore_ascii_case(from.email.domain());
-    ours.then_some("our own mail (its Message-ID is one we make)")
+    crate::mail::is_our_message_id(id, mail)
+        .then_some("our own mail (its Message-ID is one we make)")
 }
 
 /// Whether a message's own text is only `status` or `help` (any case, a full stop allowed):

@@ -12,6 +12,7 @@ pub mod outbox;
 pub mod transport;
 
 pub use outbox::{
-    Mail, MailKind, Recipient, SendReport, format_message, from_mailbox, outbox_names, send_outbox,
+    Mail, MailKind, Recipient, SendReport, format_message, from_mailbox, is_our_message_id,
+    outbox_names, send_outbox,
 };
 pub use transport::Sender;

@@ -44,18 +44,27 @@ pub enum MailKind {
 }
 
 impl MailKind {
-    /// Whether it answers a message the player sent (an acknowledgement, a refusal).
+    /// Whether it answers a message the player sent (an acknowledgement, a refusal) or is sent
+    /// of the program's own accord; every kind says which (no wildcard).
     pub fn is_reply(self) -> bool {
-        matches!(
-            self,
+        match self {
             MailKind::Ack
-                | MailKind::Reject
-                | MailKind::Late
-                | MailKind::Over
-                | MailKind::Status
-                | MailKind::Same
-                | MailKind::Nothing
-        )
+            | MailKind::Reject
+            | MailKind::Late
+            | MailKind::Over
+            | MailKind::Status
+            | MailKind::Same
+            | MailKind::Nothing => true,
+            MailKind::Notice
+            | MailKind::Reminder
+            | MailKind::Public
+            | MailKind::Private
+            | MailKind::Opening
+            | MailKind::Welcome
+            | MailKind::Host
+            | MailKind::Digest
+            | MailKind::Takeover => false,
+        }
     }
 
     pub fn name(self) -> &'static str {
@@ -83,23 +92,10 @@ impl MailKind {
     /// program sends of its own accord (`auto-generated`). Auto-responders must not answer
     /// either, which keeps two programs from mailing each other forever.
     pub fn auto_submitted(self) -> &'static str {
-        match self {
-            MailKind::Ack
-            | MailKind::Reject
-            | MailKind::Late
-            | MailKind::Over
-            | MailKind::Status
-            | MailKind::Same
-            | MailKind::Nothing => "auto-replied",
-            MailKind::Notice
-            | MailKind::Reminder
-            | MailKind::Public
-            | MailKind::Private
-            | MailKind::Opening
-            | MailKind::Welcome
-            | MailKind::Host
-            | MailKind::Digest
-            | MailKind::Takeover => "auto-generated",
+        if self.is_reply() {
+            "auto-replied"
+        } else {
+            "auto-generated"
         }
     }
 }
@@ -193,11 +189,12 @@ pub fn mailbox(name: &str, email: &str) -> Result<Mailbox> {
     ))
 }
 
-/// Players in batches of `size` (`mail.bcc_batch`): one announcement message per batch, by Bcc.
-pub fn batches(players: &[PlayerId], size: usize) -> Vec<Recipient> {
+/// Players in batches of `size` (`mail.bcc_batch`): one announcement message per batch, by Bcc,
+/// numbered from `first`.
+pub fn batches(players: &[PlayerId], size: usize, first: u32) -> Vec<Recipient> {
     players
         .chunks(size)
-        .zip(1..)
+        .zip(first..)
         .map(|(batch, index)| Recipient::Batch {
             index,
             players: batch.to_vec(),
@@ -279,11 +276,7 @@ pub fn format_message(
         .to(to)
         .subject(mail.subject.clone())
         .date(SystemTime::UNIX_EPOCH + Duration::from_secs(mail.date.as_second().max(0) as u64))
-        .message_id(Some(format!(
-            "<{id}.r{:03}.{}@{domain}>",
-            mail.round,
-            mail.kind.name()
-        )))
+        .message_id(Some(message_id(id, mail, &domain)))
         .header(AutoSubmitted(mail.kind.auto_submitted()));
     if let Some(id) = &mail.in_reply_to {
         builder = builder.in_reply_to(id.clone()).references(id.clone());
@@ -298,6 +291,38 @@ pub fn format_message(
         .singlepart(SinglePart::plain(mail.body.clone()))
         .map_err(|e| Error::Mail(e.to_string()))?;
     Ok(message.formatted())
+}
+
+/// The Message-ID of one of our messages: `<24 hex digits.rNNN.kind@domain of [mail] from>`.
+fn message_id(hash: &str, mail: &Mail, domain: &str) -> String {
+    format!("<{hash}.r{:03}.{}@{domain}>", mail.round, mail.kind.name())
+}
+
+/// Whether `id` has the shape of a Message-ID we make (`message_id`) for the game mailing from
+/// `config`: our own mail come back (a digest, the announcement's copy to the host).
+pub fn is_our_message_id(id: &str, config: &MailConfig) -> bool {
+    let Ok(from) = from_mailbox(config) else {
+        return false;
+    };
+    let Some((local, domain)) = id
+        .strip_prefix('<')
+        .and_then(|i| i.strip_suffix('>'))
+        .and_then(|i| i.split_once('@'))
+    else {
+        return false;
+    };
+    let parts: Vec<&str> = local.split('.').collect();
+    let [hash, round, kind] = parts.as_slice() else {
+        return false;
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    hash.len() == 24
+        && hash.bytes().all(|b| b.is_ascii_hexdigit())
+        && round.len() == 4
+        && round.strip_prefix('r').is_some_and(digits)
+        && !kind.is_empty()
+        && kind.bytes().all(|b| b.is_ascii_lowercase())
+        && domain.eq_ignore_ascii_case(from.email.domain())
 }
 
 /// In `outbox/`: why the last send step stopped, until a send step empties the outbox.
@@ -570,5 +595,45 @@ mod tests {
         );
         let plain = b"From: a@x.org\r\nTo: b@x.org\r\n\r\nbody\r\n";
         assert!(matches!(without_bcc(plain), std::borrow::Cow::Borrowed(_)));
+    }
+
+    /// What `format_message` writes as a Message-ID is what `is_our_message_id` knows; a
+    /// player's client's, or ours from another domain, is not.
+    #[test]
+    fn our_message_ids_are_known_as_ours() {
+        let config = MailConfig {
+            from: Some("ORG Host <host@example.org>".into()),
+            reply_to: None,
+            public_to: None,
+            bcc_batch: 50,
+            transport: crate::config::Transport::File,
+            host: None,
+        };
+        let mail = Mail {
+            round: 3,
+            kind: MailKind::Digest,
+            to: Recipient::Address("host@example.org".into()),
+            seq: 1,
+            subject: "s".into(),
+            body: "b".into(),
+            date: jiff::Timestamp::UNIX_EPOCH,
+            in_reply_to: None,
+        };
+        let to: Mailbox = "host@example.org".parse().unwrap();
+        let bytes = format_message(&mail, &config, "game", to, Vec::new()).unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        let id = text
+            .lines()
+            .find_map(|l| l.strip_prefix("Message-ID: "))
+            .unwrap();
+        assert!(is_our_message_id(id, &config), "{id}");
+        for other in [
+            "<CAF=abc@mail.gmail.com>",
+            &id.replace("example.org", "example.net"),
+            &id.replace(".r003.", ".r3."),
+            &id.replace(".digest@", ".digest.x@"),
+        ] {
+            assert!(!is_our_message_id(other, &config), "{other}");
+        }
     }
 }

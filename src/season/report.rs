@@ -270,7 +270,7 @@ fn queue_reports(
                 .filter(|p| p.email.is_some())
                 .map(|p| p.id.clone())
                 .collect();
-            batches(&with_mail, config.mail.bcc_batch)
+            batches(&with_mail, config.mail.bcc_batch, 1)
         }
     };
     for to in publics {

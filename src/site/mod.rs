@@ -363,7 +363,7 @@ fn notices(dir: &GameDir) -> Result<Vec<NoticeView>> {
         files.sort();
         for (_, path) in files {
             let text = crate::game_dir::read_string(&path)?;
-            let text = text.split("\n-- \n").next().unwrap_or_default().trim_end();
+            let text = crate::result_file::without_signature(&text);
             out.push(NoticeView {
                 round,
                 text: text.to_owned(),

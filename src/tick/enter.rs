@@ -56,26 +56,7 @@ pub fn enter<G: Game>(
         )));
     }
     let mut origins = crate::ingest::read_origins(ctx, round)?;
-    // The host running `enter` again after a run killed between its record and the version's
-    // arrival in submissions/ finishes that entry (its record, its time) instead of recording
-    // a second one.
-    let unfinished = ctx
-        .actions
-        .iter()
-        .rfind(|a| a.index == index)
-        .filter(|a| a.kind == Kind::Enter && a.player.as_ref() == Some(&id))
-        .filter(|a| a.reason == reason)
-        .filter(|a| !entered(ctx, round, a, &origins))
-        .cloned();
-    // (nothing received since: else the version the record stands for is long gone)
-    let receipts = crate::receipts::Receipts::load(&ctx.dir, &ctx.config, round)?;
-    let unfinished = unfinished.filter(|a| {
-        let at = a.at();
-        !receipts
-            .list
-            .iter()
-            .any(|r| clock::parse_instant(&r.at).is_ok_and(|t| t > at))
-    });
+    let unfinished = unfinished(ctx, (round, index), &id, reason, &origins)?;
     let action = match unfinished {
         Some(action) => action,
         None => {
@@ -120,6 +101,30 @@ pub fn enter<G: Game>(
     )?;
     crate::game_dir::write_atomic(&submissions.join(format!("{id}.toml")), bytes)?;
     Ok((round, id))
+}
+
+/// The entry a run killed between its record and the version's arrival in submissions/ left
+/// unfinished, if the host's `enter` again is for it (same player, same reason, the round's last
+/// action, nothing received since): finished instead of recording a second one.
+fn unfinished(
+    ctx: &GameContext,
+    (round, index): (u32, u32),
+    id: &crate::player_id::PlayerId,
+    reason: &str,
+    origins: &crate::ingest::Origins,
+) -> Result<Option<Action>> {
+    let Some(last) = ctx
+        .actions
+        .iter()
+        .rfind(|a| a.index == index)
+        .filter(|a| a.kind == Kind::Enter && a.player.as_ref() == Some(id))
+        .filter(|a| a.reason == reason && !entered(ctx, round, a, origins))
+    else {
+        return Ok(None);
+    };
+    // (nothing received since: else the version the record stands for is long gone)
+    let receipts = crate::receipts::Receipts::load(&ctx.dir, &ctx.config, round)?;
+    Ok((!receipts.received_after(last.at())).then(|| last.clone()))
 }
 
 /// Whether the version an `enter` recorded reached the round's submissions/: its origin (the

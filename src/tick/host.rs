@@ -6,9 +6,10 @@
 //! step runs. What it changes for the tick (the deadline, whether the round may resolve) the tick
 //! reads back from the record (`GameContext::deadline`, `paused`).
 
+mod remind;
+
 use super::TickReport;
 use super::queue::Mailer;
-use super::receive::Receiving;
 use crate::clock;
 use crate::context::{GameContext, Known};
 use crate::error::{Error, Result};
@@ -18,7 +19,6 @@ use crate::mail::{Mail, MailKind, Recipient, SendReport, Sender, send_outbox};
 use crate::plan::Plan;
 use crate::render::{HostContext, Kind as Template};
 use jiff::{SignedDuration, Timestamp};
-use std::collections::BTreeMap;
 
 /// What the host asks for.
 #[derive(Debug, Clone)]
@@ -123,9 +123,9 @@ pub fn act<G: Game>(
     info.paused = action.kind == Kind::Pause;
     if action.kind == Kind::Remind {
         let renderer = ctx.renderer()?;
-        let received = received(ctx, round)?;
+        let received = remind::received(ctx, round)?;
         let d = deadline.expect("checked: the round has a deadline");
-        remind_all::<G>(
+        remind::remind_all::<G>(
             &renderer,
             &mut mail,
             &info,
@@ -485,33 +485,23 @@ impl Notice<'_> {
     }
 }
 
-/// The players of a zone (`None`: the game's own), in roster order.
-type ZoneGroup<'s> = (
-    Option<&'s jiff::tz::TimeZone>,
-    Vec<crate::player_id::PlayerId>,
-);
-
-/// The game's players in roster order, grouped by the zone they read times in: those in the
-/// game's zone first, then each other zone in order of first appearance.
+/// The game's players in roster order, grouped by the zone they read times in
+/// (`GameConfig::by_zone`), but those who left before this action (the one leaving now reads
+/// its own notice).
 fn by_zone<'s, G: Game>(
     ctx: &'s GameContext,
     state: &'s G::State,
     action: &Action,
-) -> Vec<ZoneGroup<'s>> {
-    let mut groups: Vec<ZoneGroup<'s>> = vec![(None, Vec::new())];
-    // those who left before this action (the one leaving now reads its own notice)
+) -> Vec<(
+    Option<&'s jiff::tz::TimeZone>,
+    Vec<crate::player_id::PlayerId>,
+)> {
     let gone = |id: &crate::player_id::PlayerId| {
         ctx.left(id)
             .is_some_and(|a| (a.index, a.n) != (action.index, action.n))
     };
-    for id in G::roster(state).into_iter().filter(|id| !gone(id)) {
-        let own = ctx.config.player(id).and_then(|p| p.tz.as_ref());
-        match groups.iter_mut().find(|(z, _)| *z == own) {
-            Some((_, ids)) => ids.push(id.clone()),
-            None => groups.push((own, vec![id.clone()])),
-        }
-    }
-    groups
+    let roster = G::roster(state).into_iter().filter(|id| !gone(id)).cloned();
+    ctx.config.by_zone(roster)
 }
 
 /// The notice to `players` by the announcements' Bcc batches (numbered on from `batch`), or to
@@ -543,53 +533,11 @@ fn notify(
             }
         }
     }
-    for chunk in mailed.chunks(config.mail.bcc_batch) {
+    for to in crate::mail::outbox::batches(&mailed, config.mail.bcc_batch, batch + 1) {
         batch += 1;
-        let to = Recipient::Batch {
-            index: batch,
-            players: chunk.to_vec(),
-        };
         mail.queue(notice.to(ctx, to))?;
     }
     Ok(batch)
-}
-
-/// The round's receipts as the tick's receive stage would hand them on, to remind from.
-fn received(ctx: &GameContext, round: u32) -> Result<Receiving> {
-    let receipts = crate::receipts::Receipts::load(&ctx.dir, &ctx.config, round)?;
-    let mut latest = BTreeMap::new();
-    for (i, r) in receipts.list.iter().enumerate().filter(|(_, r)| !r.late) {
-        latest.insert(r.player.clone(), i);
-    }
-    Ok(Receiving {
-        origins: crate::ingest::read_origins(ctx, round)?,
-        receipts,
-        latest,
-        pending: Vec::new(),
-    })
-}
-
-/// `remind`: the reminder now, to each expected player without a valid version, numbered apart
-/// from the scheduled ones (100 + the action's number).
-fn remind_all<G: Game>(
-    renderer: &crate::render::Renderer,
-    mail: &mut Mailer<'_>,
-    info: &crate::render::GameInfo,
-    state: &G::State,
-    received: &Receiving,
-    (now, deadline, action): (Timestamp, Timestamp, &Action),
-) -> Result<usize> {
-    let expected = mail.ctx.expected::<G>(state);
-    let left = clock::relative(now, deadline);
-    super::answer::remind_players::<G>(
-        renderer,
-        mail,
-        info,
-        state,
-        &expected,
-        received,
-        (now, left, 100 + action.n),
-    )
 }
 
 /// The notices of this round's actions that a killed run recorded but did not publish (its
@@ -621,49 +569,8 @@ pub(super) fn finish_notices<G: Game>(mail: &mut Mailer<'_>, state: &G::State) -
         };
         publish::<G>(mail, state, round, &notice)?;
     }
-    finish_reminders::<G>(mail, state)?;
+    remind::finish::<G>(mail, state)?;
     Ok(missing.len())
-}
-
-/// The reminders of a `remind` that a killed run recorded but did not queue in full: queued
-/// now, as they would have been. A reminder has no notice to mark it done, so they are queued
-/// again (those already queued or sent are known by name and skipped) as long as nothing
-/// happened in the round since: the remind is the round's last action and no version was
-/// received after it, so its players and words are still the same.
-fn finish_reminders<G: Game>(mail: &mut Mailer<'_>, state: &G::State) -> Result<()> {
-    let ctx = mail.ctx;
-    let (round, index) = (G::round(state), G::rounds_played(state));
-    let Some(action) = ctx
-        .actions
-        .iter()
-        .rfind(|a| a.index == index)
-        .filter(|a| a.kind == Kind::Remind)
-    else {
-        return Ok(());
-    };
-    let Some(deadline) = ctx.deadline(index) else {
-        return Ok(());
-    };
-    let at = action.at();
-    let received = received(ctx, round)?;
-    let since = |r: &crate::receipts::Receipt| clock::parse_instant(&r.at).is_ok_and(|t| t > at);
-    if received.receipts.list.iter().any(since) {
-        return Ok(());
-    }
-    let mut info = ctx.game_info(round, index, None);
-    info.deadline_at = Some(deadline);
-    info.deadline = Some(clock::human_in(deadline, ctx.config.zone()));
-    info.paused = false;
-    let renderer = ctx.renderer()?;
-    remind_all::<G>(
-        &renderer,
-        mail,
-        &info,
-        state,
-        &received,
-        (at, deadline, action),
-    )?;
-    Ok(())
 }
 
 /// Whether an action of this kind has a public notice.

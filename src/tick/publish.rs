@@ -28,7 +28,7 @@ pub(super) fn publish<G: Game>(
             format!("{title}: the game begins"),
             format!("{title}: welcome, and your first submission"),
         )
-    } else if result.meta.closed.is_some() && ctx.undos(result.meta.index) > 0 {
+    } else if result.corrected(ctx) {
         // resolved again after the host withdrew its first results
         (
             format!("{title}: round {round} results (corrected)"),
@@ -149,36 +149,22 @@ fn bcc_batches<'c>(mail: &mut Mailer<'c>) -> Vec<(Option<&'c jiff::tz::TimeZone>
     if !config.mail.transport.queues() {
         return Vec::new();
     }
-    // the game's zone first, then each other zone in order of first appearance
-    let mut zones: Vec<(Option<&jiff::tz::TimeZone>, Vec<PlayerId>)> = vec![(None, Vec::new())];
+    let mut mailed = Vec::new();
     for p in config
         .players_by_id()
         .filter(|p| mail.ctx.left(&p.id).is_none())
     {
-        if p.email.is_none() {
+        if p.email.is_some() {
+            mailed.push(p.id.clone());
+        } else {
             mail.report.unmailed.insert(p.id.clone());
-            continue;
-        }
-        let zone = p.tz.as_ref();
-        match zones.iter_mut().find(|(z, _)| *z == zone) {
-            Some((_, ids)) => ids.push(p.id.clone()),
-            None => zones.push((zone, vec![p.id.clone()])),
         }
     }
     let mut out = Vec::new();
-    let mut numbered = 0;
-    for (zone, ids) in zones {
-        for batch in crate::mail::outbox::batches(&ids, config.mail.bcc_batch) {
-            numbered += 1;
-            let Recipient::Batch { players, .. } = batch else {
-                continue;
-            };
-            let to = Recipient::Batch {
-                index: numbered,
-                players,
-            };
-            out.push((zone, to));
-        }
+    for (zone, ids) in config.by_zone(mailed) {
+        let first = out.len() as u32 + 1;
+        let batches = crate::mail::outbox::batches(&ids, config.mail.bcc_batch, first);
+        out.extend(batches.into_iter().map(|to| (zone, to)));
     }
     out
 }

@@ -317,7 +317,7 @@ fn history(ctx: &GameContext, id: &PlayerId) -> Result<Vec<Told>> {
 /// message ends with the same one; the welcome has its own).
 fn told(title: &str, text: &str) -> Told {
     let text = text.replace("\r\n", "\n");
-    let text = text.split("\n-- \n").next().unwrap_or(&text).trim_end();
+    let text = crate::result_file::without_signature(&text);
     Told {
         title: title.to_owned(),
         text: text.to_owned(),
